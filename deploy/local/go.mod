@@ -1,0 +1,3 @@
+module github.com/opencollab/backend/deploy/local
+
+go 1.26

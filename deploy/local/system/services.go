@@ -1,0 +1,216 @@
+package system
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/opencollab/backend/gateway"
+	"github.com/opencollab/backend/pkg/config"
+	"github.com/opencollab/backend/pkg/server"
+	svcactivity "github.com/opencollab/backend/svc-activity"
+	svccontent "github.com/opencollab/backend/svc-content"
+	svcidentity "github.com/opencollab/backend/svc-identity"
+	svcmemory "github.com/opencollab/backend/svc-memory"
+	svcnotify "github.com/opencollab/backend/svc-notify"
+	svcworkspace "github.com/opencollab/backend/svc-workspace"
+)
+
+type redisClient = redis.Client
+
+// serviceNames are the services hosted in process, in start order.
+var serviceNames = []string{"workspace", "identity", "activity", "notify", "content", "memory"}
+
+// wiring is what every service constructor needs.
+type wiring struct {
+	o        Options
+	mc       *mongo.Client
+	rdb      *redis.Client
+	mongoURI string
+	redisURL string
+	secret   string
+	urls     map[string]string
+}
+
+func (w wiring) db(name string) *mongo.Database { return w.mc.Database(w.o.DBPrefix + name) }
+
+// startServices listens on a loopback port per service first, so each one
+// is built knowing the others' addresses, then serves them and the gateway.
+func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client, mongoURI, redisURL string) error {
+	rdb, err := connectRedis(ctx, s, redisURL)
+	if err != nil {
+		return err
+	}
+	s.InternalSecret = randomHex(32) // one process: the secret never leaves it
+	hosted := hostedServices(o.Services)
+	listeners := map[string]*server.Server{}
+	for _, name := range hosted {
+		srv, err := server.Listen("127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		listeners[name] = srv
+		s.ServiceURLs[name] = srv.URL()
+	}
+	w := wiring{o: o, mc: mc, rdb: rdb, mongoURI: mongoURI, redisURL: redisURL, secret: s.InternalSecret, urls: s.ServiceURLs}
+	var closers []func()
+	// Background work (event consumers, workers) stops before the stores
+	// close; the services stop concurrently since each consumer may wait
+	// out a blocking Redis read.
+	defer func() { s.stops = append(s.stops, func() { closeAll(closers) }) }()
+	for _, name := range hosted {
+		h, closeFn, err := build(ctx, name, w)
+		if err != nil {
+			return fmt.Errorf("svc-%s: %w", name, err)
+		}
+		if closeFn != nil {
+			closers = append(closers, closeFn)
+		}
+		s.serveOn(ctx, listeners[name], h)
+	}
+	gw, err := newGateway(ctx, w)
+	if err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	s.GatewayURL, err = s.serve(ctx, o.GatewayAddr, gw.Handler())
+	return err
+}
+
+// hostedServices keeps the order of serviceNames; workspace is always in
+// (the gateway cannot authenticate without it).
+func hostedServices(wanted []string) []string {
+	if len(wanted) == 0 {
+		return serviceNames
+	}
+	keep := map[string]bool{"workspace": true}
+	for _, n := range wanted {
+		keep[n] = true
+	}
+	var out []string
+	for _, n := range serviceNames {
+		if keep[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// build constructs one service from its defaults plus the local wiring.
+func build(ctx context.Context, name string, w wiring) (http.Handler, func(), error) {
+	log := w.o.Logger.With("service", "svc-"+name)
+	switch name {
+	case "workspace":
+		var c svcworkspace.Config
+		if err := config.Defaults(ctx, &c); err != nil {
+			return nil, nil, err
+		}
+		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
+		c.BootstrapAPIKey, c.BootstrapAuthToken = w.o.Credentials.APIKey, w.o.Credentials.AuthToken
+		c.DataEncryptionKey = w.o.Credentials.DataKey
+		c.WebhookAllowPrivateTargets = w.o.WebhookAllowPrivateTargets
+		svc, err := svcworkspace.New(ctx, c, svcworkspace.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.Handler(), svc.Close, nil
+	case "identity":
+		var c svcidentity.Config
+		if err := config.Defaults(ctx, &c); err != nil {
+			return nil, nil, err
+		}
+		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
+		c.WorkspaceURL, c.ContentURL, c.NotifyURL = w.urls["workspace"], w.urls["content"], w.urls["notify"]
+		svc, err := svcidentity.New(ctx, c, svcidentity.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.Handler(), nil, nil
+	case "activity":
+		var c svcactivity.Config
+		if err := config.Defaults(ctx, &c); err != nil {
+			return nil, nil, err
+		}
+		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
+		svc, err := svcactivity.New(ctx, c, svcactivity.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.Handler(), svc.Close, nil
+	case "notify":
+		var c svcnotify.Config
+		if err := config.Defaults(ctx, &c); err != nil {
+			return nil, nil, err
+		}
+		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
+		svc, err := svcnotify.New(ctx, c, svcnotify.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.Handler(), svc.Close, nil
+	case "content":
+		var c svccontent.Config
+		if err := config.Defaults(ctx, &c); err != nil {
+			return nil, nil, err
+		}
+		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
+		c.IdentityURL, c.NotifyURL, c.ActivityURL, c.MemoryURL = w.urls["identity"], w.urls["notify"], w.urls["activity"], w.urls["memory"]
+		svc, err := svccontent.New(ctx, c, svccontent.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.Handler(), svc.Close, nil
+	case "memory":
+		var c svcmemory.Config
+		if err := config.Defaults(ctx, &c); err != nil {
+			return nil, nil, err
+		}
+		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
+		c.IndexSnapshotDir = filepath.Join(w.o.DataDir, "memory-index")
+		svc, err := svcmemory.New(ctx, c, svcmemory.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.Handler(), svc.Close, nil
+	}
+	return nil, nil, fmt.Errorf("unknown service %q", name)
+}
+
+func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, error) {
+	var c gateway.Config
+	if err := config.Defaults(ctx, &c); err != nil {
+		return nil, err
+	}
+	c.InternalSecret, c.RedisURL = w.secret, w.redisURL
+	c.OperatorToken = w.o.Credentials.OperatorToken
+	c.WorkspaceURL, c.IdentityURL, c.ContentURL = w.urls["workspace"], w.urls["identity"], w.urls["content"]
+	c.NotifyURL, c.ActivityURL, c.MemoryURL = w.urls["notify"], w.urls["activity"], w.urls["memory"]
+	switch {
+	case w.o.RateLimitPerSecond > 0:
+		c.RateLimitPerSecond = int64(w.o.RateLimitPerSecond)
+	case w.o.RateLimitPerSecond < 0:
+		c.RateLimitPerSecond = 0
+	}
+	return gateway.New(c, gateway.Deps{Redis: w.rdb, Logger: w.o.Logger.With("service", "gateway")})
+}
+
+func closeAll(closers []func()) {
+	var wg sync.WaitGroup
+	for _, c := range closers {
+		wg.Add(1)
+		go func() { defer wg.Done(); c() }()
+	}
+	wg.Wait()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,142 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+)
+
+// Credential headers, in canonical form so lookups skip canonicalisation.
+// The x-velt-* names are accepted so Velt customers can point their backend
+// at us unchanged.
+const (
+	headerAPIKey        = "X-Svc-Api-Key"
+	headerAuthToken     = "X-Svc-Auth-Token"
+	headerVeltAPIKey    = "X-Velt-Api-Key"
+	headerVeltAuthToken = "X-Velt-Auth-Token"
+	headerOperatorToken = "X-Svc-Operator-Token"
+)
+
+// maxCredentialLen refuses absurd header values before they reach a cache
+// key or a lookup.
+const maxCredentialLen = 512
+
+// errDenied is the one answer to every credential failure: it does not say
+// which header was wrong.
+var errDenied = api.Errorf(api.PermissionDenied, "invalid API key or auth token")
+
+// errOperatorDenied answers operator paths without a valid operator token.
+var errOperatorDenied = api.Errorf(api.PermissionDenied, "operator credentials required")
+
+// signedPrincipal holds the internal auth headers for one principal, signed
+// once and set on many requests. The slices have len == cap, so nobody can
+// append into the shared backing array (Header.Add reallocates).
+type signedPrincipal struct {
+	principal, timestamp, signature []string
+	expires                         time.Time
+}
+
+// signatureLife is how long a signature is reused; far inside MaxSkew.
+const signatureLife = time.Second
+
+func signPrincipal(signer *internalauth.Signer, principal string, now time.Time) *signedPrincipal {
+	h := make(http.Header, 3)
+	signer.Sign(h, principal)
+	return &signedPrincipal{
+		principal: h[internalauth.HeaderPrincipal],
+		timestamp: h[internalauth.HeaderTimestamp],
+		signature: h[internalauth.HeaderSignature],
+		expires:   now.Add(signatureLife),
+	}
+}
+
+func (p *signedPrincipal) apply(h http.Header) {
+	h[internalauth.HeaderPrincipal] = p.principal
+	h[internalauth.HeaderTimestamp] = p.timestamp
+	h[internalauth.HeaderSignature] = p.signature
+}
+
+// operatorAuth checks the operator token and signs the operator principal.
+type operatorAuth struct {
+	enabled bool
+	hash    [sha256.Size]byte
+	signer  *internalauth.Signer
+	current atomic.Pointer[signedPrincipal]
+}
+
+func newOperatorAuth(token string, signer *internalauth.Signer) *operatorAuth {
+	return &operatorAuth{enabled: token != "", hash: sha256.Sum256([]byte(token)), signer: signer}
+}
+
+// authenticate compares digests so neither the token nor its length leaks
+// through timing.
+func (o *operatorAuth) authenticate(h http.Header) (*signedPrincipal, error) {
+	got := firstValue(h, headerOperatorToken, "")
+	if !o.enabled || got == "" {
+		return nil, errOperatorDenied
+	}
+	sum := sha256.Sum256([]byte(got))
+	if subtle.ConstantTimeCompare(sum[:], o.hash[:]) != 1 {
+		return nil, errOperatorDenied
+	}
+	now := time.Now()
+	p := o.current.Load()
+	if p == nil || !now.Before(p.expires) {
+		p = signPrincipal(o.signer, internalauth.Operator, now)
+		o.current.Store(p)
+	}
+	return p, nil
+}
+
+// authenticateWorkspace checks the workspace credentials and returns the
+// signed workspace principal and the API key (the rate-limit key).
+func authenticateWorkspace(ctx context.Context, creds *credentialStore, h http.Header) (*signedPrincipal, string, error) {
+	apiKey := firstValue(h, headerAPIKey, headerVeltAPIKey)
+	token := firstValue(h, headerAuthToken, headerVeltAuthToken)
+	if apiKey == "" || token == "" || len(apiKey) > maxCredentialLen || len(token) > maxCredentialLen {
+		return nil, "", errDenied
+	}
+	c, err := creds.resolve(ctx, apiKey)
+	if err != nil {
+		return nil, "", err
+	}
+	if !c.accepts(token) {
+		// A token created since the entry was cached is not in it yet: look
+		// again before refusing (svc-workspace tombstoned the Redis entry).
+		if c, err = creds.recheck(ctx, apiKey, c); err != nil || !c.accepts(token) {
+			return nil, "", errDenied
+		}
+	}
+	return c.signed, apiKey, nil
+}
+
+// firstValue returns the first value of name, else of alias.
+func firstValue(h http.Header, name, alias string) string {
+	if v := h[name]; len(v) > 0 && v[0] != "" {
+		return v[0]
+	}
+	if alias != "" {
+		if v := h[alias]; len(v) > 0 {
+			return v[0]
+		}
+	}
+	return ""
+}
+
+// stripInternalHeaders removes what a client must not send on or forge:
+// its credentials (services never see tokens) and any X-Svc-* header,
+// including a forged principal or signature.
+func stripInternalHeaders(h http.Header) {
+	for k := range h {
+		if strings.HasPrefix(k, "X-Svc-") || strings.HasPrefix(k, "X-Velt-") {
+			delete(h, k)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package gateway
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+)
+
+// Config is the gateway's configuration, read from the environment once.
+type Config struct {
+	ListenAddr     string `env:"LISTEN_ADDR, default=:8080"`
+	RedisURL       string `env:"REDIS_URL" mask:"true"`
+	InternalSecret string `env:"INTERNAL_SECRET" mask:"true"`
+	// OperatorToken authenticates the operator paths; empty disables them.
+	OperatorToken string `env:"OPERATOR_TOKEN" mask:"true"`
+
+	// Service addresses (scheme://host[:port]). An empty one means the
+	// service is not deployed: its paths answer UNAVAILABLE.
+	WorkspaceURL string `env:"WORKSPACE_URL"`
+	IdentityURL  string `env:"IDENTITY_URL"`
+	ContentURL   string `env:"CONTENT_URL"`
+	NotifyURL    string `env:"NOTIFY_URL"`
+	ActivityURL  string `env:"ACTIVITY_URL"`
+	MemoryURL    string `env:"MEMORY_URL"`
+
+	// RateLimitPerSecond is the per-API-key request limit; 0 disables it.
+	RateLimitPerSecond int64 `env:"RATE_LIMIT_PER_SECOND, default=100"`
+	// MaxBodyBytes bounds request bodies (default 5 MiB, api.MaxBodyBytes).
+	MaxBodyBytes int64 `env:"MAX_BODY_BYTES, default=5242880"`
+	// AuthCacheTTL is how long a credential lookup is trusted in process.
+	// A token reset must take effect within one second, so it is at most 1s;
+	// 0 turns the in-process cache off (every request asks Redis).
+	AuthCacheTTL time.Duration `env:"AUTH_CACHE_TTL, default=1s"`
+	LogLevel     string        `env:"LOG_LEVEL, default=info"`
+}
+
+// maxAuthCacheTTL is the token-reset deadline of the issue.
+const maxAuthCacheTTL = time.Second
+
+// Validate checks the configuration.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.RedisURL == "" {
+		errs = append(errs, errors.New("REDIS_URL is required"))
+	}
+	if len(c.InternalSecret) < 16 {
+		errs = append(errs, errors.New("INTERNAL_SECRET must have at least 16 characters"))
+	}
+	for name, u := range c.serviceURLs() {
+		if err := checkServiceURL(u); err != nil {
+			errs = append(errs, fmt.Errorf("%s_URL: %w", envName(name), err))
+		}
+	}
+	if c.RateLimitPerSecond < 0 {
+		errs = append(errs, errors.New("RATE_LIMIT_PER_SECOND must be >= 0"))
+	}
+	if c.MaxBodyBytes <= 0 {
+		errs = append(errs, errors.New("MAX_BODY_BYTES must be > 0"))
+	}
+	if c.AuthCacheTTL < 0 || c.AuthCacheTTL > maxAuthCacheTTL {
+		errs = append(errs, fmt.Errorf("AUTH_CACHE_TTL must be between 0 and %s", maxAuthCacheTTL))
+	}
+	return errors.Join(errs...)
+}
+
+// serviceURLs maps the service keys of the routing table to their address.
+func (c *Config) serviceURLs() map[service]string {
+	return map[service]string{
+		svcWorkspace: c.WorkspaceURL,
+		svcIdentity:  c.IdentityURL,
+		svcContent:   c.ContentURL,
+		svcNotify:    c.NotifyURL,
+		svcActivity:  c.ActivityURL,
+		svcMemory:    c.MemoryURL,
+	}
+}
+
+func envName(s service) string {
+	switch s {
+	case svcWorkspace:
+		return "WORKSPACE"
+	case svcIdentity:
+		return "IDENTITY"
+	case svcContent:
+		return "CONTENT"
+	case svcNotify:
+		return "NOTIFY"
+	case svcActivity:
+		return "ACTIVITY"
+	default:
+		return "MEMORY"
+	}
+}
+
+// checkServiceURL accepts "" (not deployed) or scheme://host[:port]. A path
+// is refused: requests keep their own path, and joining one in would cost
+// an allocation per request for no use.
+func checkServiceURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q: scheme must be http or https", raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q: host is missing", raw)
+	}
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return fmt.Errorf("%q: must not have a path or query", raw)
+	}
+	return nil
+}

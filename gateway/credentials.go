@@ -1,0 +1,299 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+)
+
+const (
+	// lookupPath is svc-workspace's credential lookup route.
+	lookupPath = "/internal/credentials/lookup"
+	// redisCredentialTTL bounds how long a lookup lives in Redis. A token
+	// reset replaces the entry by a tombstone (internalauth.
+	// InvalidateCredentials), so this TTL only matters if that write is lost.
+	redisCredentialTTL = internalauth.CredentialCacheTTL
+	// lookupTimeout bounds one cold lookup (Redis + svc-workspace); it is
+	// detached from the first caller so its cancel does not fail the others
+	// waiting on the same singleflight.
+	lookupTimeout = 5 * time.Second
+	// maxCachedKeys bounds the in-process cache against floods of made-up
+	// API keys (each of which is cached negatively).
+	maxCachedKeys = 100_000
+)
+
+// credentialRecord is the lookup result, as svc-workspace returns it in
+// result.data and as it is cached in Redis.
+type credentialRecord struct {
+	WorkspaceID string   `json:"workspaceId"`
+	TokenHashes []string `json:"tokenHashes"`
+}
+
+// credential is a resolved API key held in process.
+type credential struct {
+	found  bool
+	hashes [][sha256.Size]byte
+	// signed is the workspace principal, signed once per entry: an entry
+	// lives at most AUTH_CACHE_TTL (<= 1s), far inside internalauth.MaxSkew.
+	signed    *signedPrincipal
+	expires   time.Time
+	refreshAt time.Time
+	// refreshing is set by the request that starts the refresh-ahead.
+	refreshing atomic.Bool
+}
+
+// accepts reports whether token is one of the live tokens. The digest is
+// internalauth.HashToken's (SHA-256) in raw form, compared in constant time
+// against every stored hash without stopping at a match.
+func (c *credential) accepts(token string) bool {
+	if !c.found {
+		return false
+	}
+	sum := sha256.Sum256([]byte(token))
+	match := 0
+	for i := range c.hashes {
+		match |= subtle.ConstantTimeCompare(sum[:], c.hashes[i][:])
+	}
+	return match == 1
+}
+
+// lookuper is the svc-workspace client (svcclient.Client).
+type lookuper interface {
+	Call(ctx context.Context, path, principal string, in, out any) error
+}
+
+// credentialStore resolves API keys: in process (AUTH_CACHE_TTL), then
+// Redis (shared by every replica, tombstoned by svc-workspace on token
+// changes), then svc-workspace. A lookup is written back to Redis only if
+// no tombstone landed while it ran, so a reset takes effect once the
+// in-process entry expires, i.e. within AUTH_CACHE_TTL <= 1s.
+type credentialStore struct {
+	rdb    *redis.Client
+	guard  *redisGuard
+	lookup lookuper
+	signer *internalauth.Signer
+	ttl    time.Duration
+	logger *slog.Logger
+	now    func() time.Time
+
+	mu      sync.RWMutex
+	entries map[string]*credential
+	group   singleflight.Group
+}
+
+func newCredentialStore(rdb *redis.Client, guard *redisGuard, lookup lookuper, signer *internalauth.Signer, ttl time.Duration, logger *slog.Logger) *credentialStore {
+	return &credentialStore{
+		rdb: rdb, guard: guard, lookup: lookup, signer: signer, ttl: ttl, logger: logger,
+		now: time.Now, entries: make(map[string]*credential),
+	}
+}
+
+// resolve returns the credential of apiKey (found or not). The only error
+// is UNAVAILABLE: the credentials could not be checked at all.
+func (s *credentialStore) resolve(ctx context.Context, apiKey string) (*credential, error) {
+	now := s.now()
+	s.mu.RLock()
+	c := s.entries[apiKey]
+	s.mu.RUnlock()
+	if c != nil && now.Before(c.expires) {
+		// Refresh a busy key shortly before it expires so its requests never
+		// wait on Redis. The new entry again holds data at most ttl old.
+		if c.found && now.After(c.refreshAt) && c.refreshing.CompareAndSwap(false, true) {
+			go s.refresh(context.WithoutCancel(ctx), apiKey)
+		}
+		return c, nil
+	}
+	v, err, _ := s.group.Do(apiKey, func() (any, error) {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
+		defer cancel()
+		return s.load(lctx, apiKey)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*credential), nil
+}
+
+// recheck reloads apiKey past the in-process entry stale, which refused a
+// token. Unknown keys are not rechecked (they stay negative for the TTL).
+// Concurrent rechecks of a key share one load, and with Redis holding the
+// current record a flood of bad tokens costs one Redis read per batch.
+func (s *credentialStore) recheck(ctx context.Context, apiKey string, stale *credential) (*credential, error) {
+	if !stale.found {
+		return stale, nil
+	}
+	v, err, _ := s.group.Do("recheck\x00"+apiKey, func() (any, error) {
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
+		defer cancel()
+		return s.load(lctx, apiKey)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*credential), nil
+}
+
+func (s *credentialStore) refresh(ctx context.Context, apiKey string) {
+	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+	defer cancel()
+	_, _, _ = s.group.Do(apiKey, func() (any, error) { return s.load(ctx, apiKey) })
+}
+
+// load fetches apiKey's record and caches it in process.
+func (s *credentialStore) load(ctx context.Context, apiKey string) (*credential, error) {
+	rec, found, err := s.fetch(ctx, apiKey)
+	if err != nil {
+		return nil, err
+	}
+	c := s.newCredential(rec, found)
+	s.store(apiKey, c)
+	return c, nil
+}
+
+// fetch reads Redis, then asks svc-workspace and fills Redis. A Redis
+// failure is logged and bypassed: losing Redis must not lock customers out.
+// Unknown keys are not written to Redis: svc-workspace only invalidates the
+// key when tokens change, so a negative entry could outlive a new key.
+func (s *credentialStore) fetch(ctx context.Context, apiKey string) (credentialRecord, bool, error) {
+	cached := s.readCache(ctx, apiKey)
+	if cached.hit {
+		return cached.rec, true, nil
+	}
+	var rec credentialRecord
+	err := s.lookup.Call(ctx, lookupPath, internalauth.Service("gateway"), map[string]string{"apiKey": apiKey}, &rec)
+	if api.IsStatus(err, api.NotFound) {
+		return credentialRecord{}, false, nil
+	}
+	if err != nil {
+		// Not the client's fault: a down or misconfigured svc-workspace.
+		s.logger.WarnContext(ctx, "credential lookup failed", "error", err)
+		return rec, false, api.Errorf(api.Unavailable, "credentials cannot be checked right now")
+	}
+	if rec.WorkspaceID == "" {
+		s.logger.WarnContext(ctx, "credential lookup returned no workspace id")
+		return credentialRecord{}, false, nil
+	}
+	if cached.answered {
+		s.writeCache(ctx, apiKey, cached.observed, rec)
+	}
+	return rec, true, nil
+}
+
+// cacheRead is what one read of the shared Redis cache found.
+type cacheRead struct {
+	rec credentialRecord
+	// hit: rec is a usable cached lookup.
+	hit bool
+	// answered: Redis was read, so observed is known and a lookup may be
+	// written back. Without it the write is skipped.
+	answered bool
+	// observed is the raw entry seen (a tombstone, an unreadable value, or
+	// "" when absent); the write-back succeeds only if it is unchanged.
+	observed string
+}
+
+// readCache reads the shared Redis cache. A tombstone left by a token
+// change counts as a miss.
+func (s *credentialStore) readCache(ctx context.Context, apiKey string) cacheRead {
+	if !s.guard.available() {
+		return cacheRead{}
+	}
+	rctx, cancel := s.guard.context(ctx)
+	defer cancel()
+	raw, observed, hit, err := internalauth.ReadCachedCredentials(rctx, s.rdb, apiKey)
+	if err != nil {
+		s.guard.failed()
+		s.logger.WarnContext(ctx, "credential cache unavailable", "error", err)
+		return cacheRead{}
+	}
+	read := cacheRead{answered: true, observed: observed}
+	if !hit {
+		return read
+	}
+	if err := json.Unmarshal(raw, &read.rec); err == nil && read.rec.WorkspaceID != "" {
+		read.hit = true
+		return read
+	}
+	s.logger.WarnContext(ctx, "credential cache entry unreadable, looking up again", "key", internalauth.CredentialCacheKey(apiKey))
+	read.rec = credentialRecord{}
+	return read
+}
+
+// writeCache stores rec in the shared Redis cache if the entry still holds
+// observed. A token change since the read replaced the entry by a new
+// tombstone, so rec (possibly read before that change) is dropped rather
+// than cached for redisCredentialTTL. Failures only cost a lookup later.
+func (s *credentialStore) writeCache(ctx context.Context, apiKey, observed string, rec credentialRecord) {
+	b, err := json.Marshal(rec)
+	if err != nil || !s.guard.available() {
+		return
+	}
+	rctx, cancel := s.guard.context(ctx)
+	defer cancel()
+	stored, err := internalauth.CacheCredentials(rctx, s.rdb, apiKey, observed, b, redisCredentialTTL)
+	if err != nil {
+		s.guard.failed()
+		s.logger.WarnContext(ctx, "credential cache write failed", "error", err)
+		return
+	}
+	if !stored {
+		s.logger.DebugContext(ctx, "credential cache changed during lookup, result not cached")
+	}
+}
+
+func (s *credentialStore) newCredential(rec credentialRecord, found bool) *credential {
+	now := s.now()
+	c := &credential{found: found, expires: now.Add(s.ttl), refreshAt: now.Add(s.ttl * 4 / 5)}
+	if !found {
+		return c
+	}
+	for _, h := range rec.TokenHashes {
+		var sum [sha256.Size]byte
+		if n, err := hex.Decode(sum[:], []byte(h)); err != nil || n != sha256.Size {
+			s.logger.Warn("ignoring malformed token hash", "workspaceId", rec.WorkspaceID)
+			continue
+		}
+		c.hashes = append(c.hashes, sum)
+	}
+	c.signed = signPrincipal(s.signer, internalauth.Workspace(rec.WorkspaceID), now)
+	return c
+}
+
+// store keeps c for ttl; with ttl 0 nothing is kept in process.
+func (s *credentialStore) store(apiKey string, c *credential) {
+	if s.ttl <= 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.entries) >= maxCachedKeys {
+		s.evictExpiredLocked()
+	}
+	s.entries[apiKey] = c
+}
+
+// evictExpiredLocked drops expired entries, or all of them when a flood of
+// live ones fills the cache (they refill from Redis).
+func (s *credentialStore) evictExpiredLocked() {
+	now := s.now()
+	for k, c := range s.entries {
+		if !now.Before(c.expires) {
+			delete(s.entries, k)
+		}
+	}
+	if len(s.entries) >= maxCachedKeys {
+		s.entries = make(map[string]*credential)
+	}
+}

@@ -1,0 +1,200 @@
+// Package gateway is the public entry point of the system: it authenticates
+// customer backends (API key + auth token, or the operator token), applies
+// the per-API-key rate limit and body limit, and streams each request to
+// the service owning its path prefix, signed with the internal principal.
+// Everything it answers itself is in the spec's error envelope.
+//
+// It is a plain http.Handler on purpose: it sits on every request, so the
+// path from accept to upstream avoids routers, re-encoding and per-request
+// allocations wherever it can.
+package gateway
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+
+	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/svcclient"
+)
+
+// Deps are the gateway's clients.
+type Deps struct {
+	Redis  *redis.Client
+	Logger *slog.Logger
+}
+
+// Gateway routes, authenticates and proxies public requests.
+type Gateway struct {
+	logger   *slog.Logger
+	rdb      *redis.Client
+	router   *router
+	creds    *credentialStore
+	limiter  *rateLimiter // nil: no rate limit
+	operator *operatorAuth
+	ids      *requestIDs
+	maxBody  int64
+	tracer   trace.Tracer
+	spanOpts []trace.SpanStartOption
+
+	errTooBig *api.Error
+}
+
+var errRateLimited = api.Errorf(api.ResourceExhausted, "rate limit exceeded for this API key; retry later")
+
+// New builds the gateway. It starts no goroutines and opens no connection:
+// upstream connections are dialled on first use and then kept.
+func New(cfg Config, deps Deps) (*Gateway, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Redis == nil {
+		return nil, errors.New("gateway: Deps.Redis is required")
+	}
+	logger := deps.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	signer := internalauth.NewSigner(cfg.InternalSecret)
+	transport, pool := newTransport(), newBufferPool()
+	proxies := make(map[service]*serviceProxy)
+	for name, raw := range cfg.serviceURLs() {
+		if raw == "" {
+			continue
+		}
+		target, err := url.Parse(raw)
+		if err != nil {
+			return nil, err
+		}
+		proxies[name] = newServiceProxy(name, target, transport, pool, logger)
+	}
+	workspace := svcclient.New(string(svcWorkspace), cfg.WorkspaceURL, signer)
+	guard := newRedisGuard()
+	g := &Gateway{
+		logger:    logger,
+		rdb:       deps.Redis,
+		router:    newRouter(proxies),
+		creds:     newCredentialStore(deps.Redis, guard, workspace, signer, cfg.AuthCacheTTL, logger),
+		operator:  newOperatorAuth(cfg.OperatorToken, signer),
+		ids:       newRequestIDs(),
+		maxBody:   cfg.MaxBodyBytes,
+		tracer:    otel.Tracer("github.com/opencollab/backend/gateway"),
+		spanOpts:  []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
+		errTooBig: bodyTooLarge(cfg.MaxBodyBytes),
+	}
+	if cfg.RateLimitPerSecond > 0 {
+		g.limiter = newRateLimiter(deps.Redis, guard, cfg.RateLimitPerSecond, logger)
+	}
+	return g, nil
+}
+
+// Handler is the gateway's whole HTTP surface.
+func (g *Gateway) Handler() http.Handler { return http.HandlerFunc(g.serveHTTP) }
+
+func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	// The access log is Debug: at Info it would cost more than the proxy.
+	if g.logger.Enabled(r.Context(), slog.LevelDebug) {
+		rec := newStatusRecorder(w)
+		defer rec.log(g.logger, r)
+		w = rec
+	}
+	switch r.URL.Path {
+	case "/healthz":
+		g.probe(w, r, nil)
+		return
+	case "/readyz":
+		g.probe(w, r, g.ready)
+		return
+	}
+	g.handle(w, r)
+}
+
+// handle runs the checks in order, cheapest and least privileged first:
+// route, method, credentials, rate limit, body size, deployment.
+func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) {
+	ctx, path := r.Context(), r.URL.Path
+	id := g.ids.ensure(r.Header)
+	rt := g.router.match(path)
+	if rt == nil {
+		g.reject(w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))
+		return
+	}
+	if r.Method != http.MethodPost {
+		g.reject(w, r, id, api.Errorf(api.InvalidArgument, "method %s is not allowed; every operation is POST", r.Method))
+		return
+	}
+	var (
+		principal *signedPrincipal
+		apiKey    string
+		err       error
+	)
+	if g.router.isOperator(path) {
+		principal, err = g.operator.authenticate(r.Header)
+	} else {
+		principal, apiKey, err = authenticateWorkspace(ctx, g.creds, r.Header)
+	}
+	if err != nil {
+		g.reject(w, r, id, err)
+		return
+	}
+	if g.limiter != nil && apiKey != "" && !g.limiter.allow(ctx, apiKey) {
+		g.reject(w, r, id, errRateLimited)
+		return
+	}
+	if r.ContentLength > g.maxBody {
+		g.reject(w, r, id, g.errTooBig)
+		return
+	}
+	if rt.proxy == nil {
+		g.reject(w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
+		return
+	}
+	g.forward(w, r, rt, principal)
+}
+
+// forward streams r to the route's service as principal.
+func (g *Gateway) forward(w http.ResponseWriter, r *http.Request, rt *route, principal *signedPrincipal) {
+	stripInternalHeaders(r.Header)
+	principal.apply(r.Header)
+	if r.ContentLength != 0 {
+		// Also catches chunked bodies that grow past the limit; the proxy's
+		// ErrorHandler turns the error into INVALID_ARGUMENT.
+		r.Body = http.MaxBytesReader(w, r.Body, g.maxBody)
+	}
+	ctx := otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
+	defer span.End()
+	rt.proxy.rp.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// reject answers with the error envelope. Client mistakes are Debug (a
+// flood of bad requests must not flood the logs); our failures are Warn.
+func (g *Gateway) reject(w http.ResponseWriter, r *http.Request, id string, err error) {
+	ctx := r.Context()
+	apiErr, _ := api.AsError(err)
+	level := slog.LevelDebug
+	if apiErr.Status == api.Unavailable || apiErr.Status == api.Internal {
+		level = slog.LevelWarn
+	}
+	if g.logger.Enabled(ctx, level) {
+		g.logger.Log(ctx, level, "request refused", "status", apiErr.Status, "message", apiErr.Message,
+			"method", r.Method, "path", r.URL.Path, "requestId", id)
+	}
+	w.Header()[internalauth.HeaderRequestID] = []string{id}
+	api.WriteError(ctx, w, apiErr)
+}
+
+// ready reports whether Redis answers. /readyz only reports it: without
+// Redis the gateway degrades (lookups go to svc-workspace, the rate limit
+// holds per replica) but keeps serving.
+func (g *Gateway) ready(ctx context.Context) error {
+	return g.rdb.Ping(ctx).Err()
+}

@@ -1,0 +1,59 @@
+package gateway
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/opencollab/backend/pkg/internalauth"
+)
+
+// maxRequestIDLen bounds a client-chosen request id.
+const maxRequestIDLen = 128
+
+// requestIDs makes request ids: a random per-process prefix and a counter,
+// unique across replicas without a random read per request.
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return &requestIDs{prefix: hex.EncodeToString(b[:])}
+}
+
+// ensure keeps the client's X-Request-Id when it is a sane token, else sets
+// a new one, and returns the id.
+func (g *requestIDs) ensure(h http.Header) string {
+	if v := h[internalauth.HeaderRequestID]; len(v) == 1 && saneRequestID(v[0]) {
+		return v[0]
+	}
+	var buf [48]byte
+	b := append(buf[:0], g.prefix...)
+	b = append(b, '-')
+	b = strconv.AppendUint(b, g.n.Add(1), 36)
+	id := string(b)
+	h[internalauth.HeaderRequestID] = []string{id}
+	return id
+}
+
+// saneRequestID accepts 1..128 characters of [A-Za-z0-9._:-], enough for
+// UUIDs, hex and most tracing ids, and nothing that could break a log line.
+func saneRequestID(s string) bool {
+	if len(s) == 0 || len(s) > maxRequestIDLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == ':', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}

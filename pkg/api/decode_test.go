@@ -1,0 +1,95 @@
+package api
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+type user struct {
+	UserID     string `json:"userId" validate:"required"`
+	Name       string `json:"name"`
+	AccessRole string `json:"accessRole" validate:"oneof=viewer editor"`
+}
+
+type addUsers struct {
+	OrganizationID string            `json:"organizationId" validate:"required"`
+	Users          []user            `json:"users" validate:"required,max=3"`
+	Limit          *int              `json:"limit" validate:"min=1,max=50"`
+	Kinds          []string          `json:"kinds" validate:"oneof=a b"`
+	Extra          map[string]any    `json:"extra"`
+	Labels         map[string]string `json:"labels"`
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name      string
+		body      string
+		opts      DecodeOptions
+		wantInMsg string // empty: success
+	}{
+		{"ok", `{"data":{"organizationId":"o","users":[{"userId":"u","accessRole":"viewer"}]}}`, DecodeOptions{}, ""},
+		{"unknown fields allowed", `{"data":{"organizationId":"o","users":[{"userId":"u","photoUrl":"x"}]},"other":1}`, DecodeOptions{}, ""},
+		{"empty body", ``, DecodeOptions{}, `"data" object`},
+		{"empty body allowed", ``, DecodeOptions{AllowEmpty: true}, "organizationId is required"},
+		{"no data", `{"organizationId":"o"}`, DecodeOptions{}, "data is required"},
+		{"data null", `{"data":null}`, DecodeOptions{}, "data is required"},
+		{"data array", `{"data":[1]}`, DecodeOptions{}, "data must be an object"},
+		{"body array", `[{"data":{}}]`, DecodeOptions{}, `"data" object`},
+		{"malformed", `{"data":{"organizationId":`, DecodeOptions{}, "malformed JSON"},
+		{"trailing", `{"data":{}} {}`, DecodeOptions{}, "trailing"},
+		{"missing required", `{"data":{"users":[{"userId":"u"}]}}`, DecodeOptions{}, "organizationId is required"},
+		{"blank required", `{"data":{"organizationId":"  ","users":[{"userId":"u"}]}}`, DecodeOptions{}, "organizationId is required"},
+		{"empty required list", `{"data":{"organizationId":"o","users":[]}}`, DecodeOptions{}, "users is required"},
+		{"nested required", `{"data":{"organizationId":"o","users":[{"userId":"u"},{"name":"n"}]}}`, DecodeOptions{}, "users[1].userId is required"},
+		{"wrong type string", `{"data":{"organizationId":5,"users":[{"userId":"u"}]}}`, DecodeOptions{}, "organizationId has the wrong type"},
+		{"wrong type nested", `{"data":{"organizationId":"o","users":[{"userId":true}]}}`, DecodeOptions{}, "users.userId has the wrong type"},
+		{"wrong type list", `{"data":{"organizationId":"o","users":{"userId":"u"}}}`, DecodeOptions{}, "users has the wrong type"},
+		{"unknown enum", `{"data":{"organizationId":"o","users":[{"userId":"u","accessRole":"owner"}]}}`, DecodeOptions{}, `users[0].accessRole has unknown value "owner"`},
+		{"unknown enum in list", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"kinds":["a","z"]}}`, DecodeOptions{}, `kinds[1] has unknown value "z"`},
+		{"too many", `{"data":{"organizationId":"o","users":[{"userId":"1"},{"userId":"2"},{"userId":"3"},{"userId":"4"}]}}`, DecodeOptions{}, "users accepts at most 3"},
+		{"number below min", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"limit":0}}`, DecodeOptions{}, "limit must be at least 1"},
+		{"number above max", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"limit":51}}`, DecodeOptions{}, "limit must be at most 50"},
+		{"dollar key", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"$set":1}}}`, DecodeOptions{}, "extra.$set: keys must not start with '$'"},
+		{"dollar key in list", `{"data":{"organizationId":"o","users":[{"userId":"u","$where":"1"}]}}`, DecodeOptions{}, "users.$where"},
+		{"dotted key", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"a.b":1}}}`, DecodeOptions{}, "extra.a.b: keys must not contain '.'"},
+		{"dotted key allowed in free map", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"labels":{"comment.add":"x"}}}`, DecodeOptions{FreeKeys: []string{"labels"}}, ""},
+		{"dollar key not allowed in free map", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"labels":{"$x":"x"}}}`, DecodeOptions{FreeKeys: []string{"labels"}}, "must not start with '$'"},
+		{"too large", `{"data":{"organizationId":"` + strings.Repeat("x", 200) + `"}}`, DecodeOptions{MaxBytes: 100}, "exceeds the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tt.body))
+			var got addUsers
+			err := Decode(r, &got, tt.opts)
+			if tt.wantInMsg == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("want error containing %q, got nil", tt.wantInMsg)
+			}
+			apiErr, ok := AsError(err)
+			if !ok || apiErr.Status != InvalidArgument {
+				t.Fatalf("want INVALID_ARGUMENT, got %v", err)
+			}
+			if !strings.Contains(apiErr.Message, tt.wantInMsg) {
+				t.Fatalf("message %q does not contain %q", apiErr.Message, tt.wantInMsg)
+			}
+		})
+	}
+}
+
+func TestDecodeChunkedOverLimit(t *testing.T) {
+	body := `{"data":{"organizationId":"` + strings.Repeat("x", 500) + `"}}`
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	r.ContentLength = -1 // unknown length: the limit must still hold while reading
+	var got addUsers
+	err := Decode(r, &got, DecodeOptions{MaxBytes: 100})
+	if !IsStatus(err, InvalidArgument) || !strings.Contains(err.Error(), "exceeds the limit") {
+		t.Fatalf("err = %v", err)
+	}
+}

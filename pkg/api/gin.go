@@ -1,0 +1,95 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+)
+
+// HandlerFunc is the shape of every operation handler: decode, validate,
+// call, and return a result or an error. Handle turns it into a gin handler
+// and writes the envelope.
+type HandlerFunc func(c *gin.Context) (*Result, error)
+
+// Handle adapts h to gin, writing the success or failure envelope.
+func Handle(h HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		res, err := h(c)
+		if err != nil {
+			WriteError(c.Request.Context(), c.Writer, err)
+			return
+		}
+		WriteJSON(c.Writer, http.StatusOK, res)
+	}
+}
+
+// WriteError writes the failure envelope for err. Errors that are not
+// *Error are logged and reported as INTERNAL without detail.
+func WriteError(ctx context.Context, w http.ResponseWriter, err error) {
+	apiErr, ok := AsError(err)
+	if !ok {
+		slog.ErrorContext(ctx, "request failed", "error", err)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(HTTPStatus(apiErr.Status))
+	_, _ = w.Write(ErrorEnvelope(apiErr))
+}
+
+// WriteJSON writes v as JSON with the given status.
+func WriteJSON(w http.ResponseWriter, code int, v any) {
+	b, err := jsonMarshal(v)
+	if err != nil {
+		WriteError(context.Background(), w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+// NewEngine returns a gin engine with the conventions of every service:
+// recovery into an INTERNAL envelope, NOT_FOUND for unknown paths and
+// INVALID_ARGUMENT for methods other than the route's, and /healthz and
+// /readyz (ready runs the given check).
+func NewEngine(ready func(context.Context) error) *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.HandleMethodNotAllowed = true
+	e.Use(recoverer())
+	e.NoRoute(func(c *gin.Context) {
+		WriteError(c.Request.Context(), c.Writer, Errorf(NotFound, "no operation at %s", c.Request.URL.Path))
+	})
+	e.NoMethod(func(c *gin.Context) {
+		WriteError(c.Request.Context(), c.Writer, Errorf(InvalidArgument, "method %s is not allowed; every operation is POST", c.Request.Method))
+	})
+	e.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
+	e.GET("/readyz", func(c *gin.Context) {
+		if ready != nil {
+			if err := ready(c.Request.Context()); err != nil {
+				slog.WarnContext(c.Request.Context(), "not ready", "error", err)
+				c.String(http.StatusServiceUnavailable, "not ready")
+				return
+			}
+		}
+		c.String(http.StatusOK, "ready")
+	})
+	return e
+}
+
+func recoverer() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				slog.ErrorContext(c.Request.Context(), "panic in handler", "panic", p, "path", c.Request.URL.Path)
+				WriteError(c.Request.Context(), c.Writer, Errorf(Internal, "internal error"))
+				c.Abort()
+			}
+		}()
+		c.Next()
+	}
+}

@@ -1,0 +1,77 @@
+package mongodb
+
+import (
+	"context"
+	"sync"
+
+	"go.mongodb.org/mongo-driver/v2/event"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+)
+
+const instrumentationName = "github.com/opencollab/backend/pkg/mongodb"
+
+// spanKey identifies one in-flight command. Request ids come from a
+// process-wide counter; the connection id is added for safety.
+type spanKey struct {
+	conn string
+	req  int64
+}
+
+// monitor turns driver command events into client spans. The upstream
+// otelmongo contrib has no driver v2 release we can use, hence this.
+type monitor struct {
+	tracer trace.Tracer
+	spans  sync.Map // spanKey -> trace.Span
+}
+
+func newMonitor(tp trace.TracerProvider) *event.CommandMonitor {
+	m := &monitor{tracer: tp.Tracer(instrumentationName)}
+	return &event.CommandMonitor{
+		Started:   m.started,
+		Succeeded: m.succeeded,
+		Failed:    m.failed,
+	}
+}
+
+// started opens a span as a child of the caller's span. Command bodies are
+// deliberately not recorded: they hold customer data.
+func (m *monitor) started(ctx context.Context, e *event.CommandStartedEvent) {
+	_, span := m.tracer.Start(ctx, "mongodb."+e.CommandName,
+		trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(
+			attribute.String("db.system", "mongodb"),
+			attribute.String("db.name", e.DatabaseName),
+			attribute.String("db.operation", e.CommandName),
+		))
+	m.spans.Store(spanKey{e.ConnectionID, e.RequestID}, span)
+}
+
+func (m *monitor) succeeded(_ context.Context, e *event.CommandSucceededEvent) {
+	if span := m.take(e.CommandFinishedEvent); span != nil {
+		span.End()
+	}
+}
+
+func (m *monitor) failed(_ context.Context, e *event.CommandFailedEvent) {
+	span := m.take(e.CommandFinishedEvent)
+	if span == nil {
+		return
+	}
+	if e.Failure != nil {
+		span.RecordError(e.Failure)
+		span.SetStatus(codes.Error, e.Failure.Error())
+	} else {
+		span.SetStatus(codes.Error, "command failed")
+	}
+	span.End()
+}
+
+func (m *monitor) take(e event.CommandFinishedEvent) trace.Span {
+	v, ok := m.spans.LoadAndDelete(spanKey{e.ConnectionID, e.RequestID})
+	if !ok {
+		return nil
+	}
+	return v.(trace.Span)
+}

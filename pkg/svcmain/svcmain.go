@@ -1,0 +1,107 @@
+// Package svcmain is the wiring every service binary shares: a
+// signal-aware context, configuration loaded and logged with secrets
+// masked, JSON logging, telemetry, MongoDB and Redis clients, the service
+// built on them, and a server that listens first and drains on shutdown.
+// Each cmd/<svc>/main.go only names its config and constructor.
+package svcmain
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/opencollab/backend/pkg/config"
+	"github.com/opencollab/backend/pkg/logging"
+	"github.com/opencollab/backend/pkg/mongodb"
+	"github.com/opencollab/backend/pkg/redisdb"
+	"github.com/opencollab/backend/pkg/server"
+	"github.com/opencollab/backend/pkg/telemetry"
+)
+
+// Settings are the configuration fields every service has.
+type Settings struct {
+	ListenAddr, MongoURI, MongoDB, RedisURL, LogLevel string
+}
+
+// Deps are the clients a service is built on.
+type Deps struct {
+	DB     *mongo.Database
+	Redis  *redis.Client
+	Logger *slog.Logger
+}
+
+// Service is a built service. One that also has Close() is closed before
+// the store clients, so its background work never sees them closed.
+type Service interface {
+	Handler() http.Handler
+}
+
+// Build constructs the service from its loaded configuration.
+type Build func(ctx context.Context, d Deps) (Service, error)
+
+// Main runs the service until SIGINT/SIGTERM and exits 1 on failure. cfg
+// points at the service's Config; settings reads its common fields once it
+// is loaded.
+func Main(name string, cfg any, settings func() Settings, build Build) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := Run(ctx, name, cfg, settings, build); err != nil {
+		slog.ErrorContext(ctx, "exit", "error", err)
+		stop()
+		os.Exit(1)
+	}
+}
+
+// Run is Main without the process concerns.
+func Run(ctx context.Context, name string, cfg any, settings func() Settings, build Build) error {
+	if err := config.Load(ctx, cfg); err != nil {
+		return err
+	}
+	if v, ok := cfg.(interface{ ValidateStores() error }); ok {
+		if err := v.ValidateStores(); err != nil {
+			return fmt.Errorf("invalid configuration: %w", err)
+		}
+	}
+	s := settings()
+	logger := logging.New(os.Stdout, logging.ParseLevel(s.LogLevel), name)
+	slog.SetDefault(logger)
+	config.Log(ctx, logger, "configuration", cfg)
+
+	shutdownTelemetry, err := telemetry.Setup(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = shutdownTelemetry(context.WithoutCancel(ctx)) }()
+
+	mc, err := mongodb.Connect(ctx, s.MongoURI)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = mc.Disconnect(context.WithoutCancel(ctx)) }()
+	rdb, err := redisdb.Connect(ctx, s.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rdb.Close() }()
+
+	svc, err := build(ctx, Deps{DB: mc.Database(s.MongoDB), Redis: rdb, Logger: logger})
+	if err != nil {
+		return err
+	}
+	if c, ok := svc.(interface{ Close() }); ok {
+		defer c.Close() // deferred last, so it runs before the clients close
+	}
+	srv, err := server.Listen(s.ListenAddr)
+	if err != nil {
+		return err
+	}
+	logger.InfoContext(ctx, "listening", "addr", srv.Addr())
+	return srv.Serve(ctx, svc.Handler())
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package testenv
+
+import "os/exec"
+
+// setParentDeathSignal has no portable equivalent off Linux; cleanups (and
+// the OS) handle the child there.
+func setParentDeathSignal(*exec.Cmd) {}

@@ -1,0 +1,198 @@
+// Package store persists activity log records in MongoDB.
+//
+// Free-form JSON (actionUser, changes, entityData, entityTargetData,
+// displayMessageTemplateData) is stored as compacted JSON text, not as BSON:
+// converting it to BSON and back turns 1.0 into 1 and integers beyond int64
+// into lossy doubles, while text reads back byte for byte, key order
+// included. Nothing queries inside these fields; the one that is queried,
+// actionUser.userId, is kept in its own field actionUserId.
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/opencollab/backend/pkg/mongodb"
+	"github.com/opencollab/backend/svc-activity/internal/activity"
+)
+
+// activitiesColl holds the records.
+const activitiesColl = "activities"
+
+// Mongo is the MongoDB store of the activity service.
+type Mongo struct {
+	db   *mongo.Database
+	coll *mongo.Collection
+}
+
+// NewMongo returns a store over db. Call EnsureIndexes before serving.
+func NewMongo(db *mongo.Database) *Mongo {
+	return &Mongo{db: db, coll: db.Collection(activitiesColl)}
+}
+
+// EnsureIndexes creates the indexes; safe at every start.
+func (m *Mongo) EnsureIndexes(ctx context.Context) error {
+	return mongodb.EnsureIndexes(ctx, m.coll,
+		// The identity of a record: add upserts on it.
+		mongo.IndexModel{
+			Keys:    bson.D{{Key: "workspaceId", Value: 1}, {Key: "id", Value: 1}},
+			Options: options.Index().SetUnique(true).SetName("workspace_id_unique"),
+		},
+		// get of an organization in (timestamp, id) order, the page key.
+		mongo.IndexModel{
+			Keys:    keys("workspaceId", "organizationId", "timestamp", "id"),
+			Options: options.Index().SetName("org_timestamp_id"),
+		},
+		// get, delete, migrate and has-data by document.
+		mongo.IndexModel{
+			Keys:    keys("workspaceId", "organizationId", "documentId", "timestamp", "id"),
+			Options: options.Index().SetName("org_document_timestamp_id"),
+		},
+		// get and delete by target entity.
+		mongo.IndexModel{
+			Keys:    keys("workspaceId", "organizationId", "targetEntityId", "timestamp", "id"),
+			Options: options.Index().SetName("org_target_timestamp_id"),
+		},
+		// get by acting user.
+		mongo.IndexModel{
+			Keys:    keys("workspaceId", "organizationId", "actionUserId", "timestamp", "id"),
+			Options: options.Index().SetName("org_user_timestamp_id"),
+		},
+	)
+}
+
+func keys(names ...string) bson.D {
+	d := make(bson.D, len(names))
+	for i, n := range names {
+		d[i] = bson.E{Key: n, Value: 1}
+	}
+	return d
+}
+
+// Ping checks the database is reachable (readiness).
+func (m *Mongo) Ping(ctx context.Context) error {
+	return m.db.Client().Ping(ctx, nil)
+}
+
+// notImmutable is the guard of every write: immutable records are left
+// alone.
+var notImmutable = bson.E{Key: "immutable", Value: bson.M{"$ne": true}}
+
+// ImmutableAmong implements activity.Store.
+func (m *Mongo) ImmutableAmong(ctx context.Context, ws string, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	recs, err := m.find(ctx, bson.D{
+		{Key: "workspaceId", Value: ws}, {Key: "id", Value: bson.M{"$in": ids}}, {Key: "immutable", Value: true},
+	}, options.Find().SetProjection(bson.M{"id": 1}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.ID
+	}
+	return out, nil
+}
+
+// ReplaceAll implements activity.Store: one ordered bulk write of
+// replace-upserts keyed by (workspaceId, id). A record that is immutable
+// fails the filter, the upsert then collides with the unique index, and
+// that is reported as activity.ErrImmutable.
+func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	models := make([]mongo.WriteModel, len(recs))
+	for i, r := range recs {
+		models[i] = mongo.NewReplaceOneModel().
+			SetFilter(bson.D{{Key: "workspaceId", Value: ws}, {Key: "id", Value: r.ID}, notImmutable}).
+			SetReplacement(newDoc(ws, r)).
+			SetUpsert(true)
+	}
+	_, err := m.coll.BulkWrite(ctx, models)
+	if mongodb.IsDuplicateKey(err) {
+		return activity.ErrImmutable
+	}
+	if err != nil {
+		return fmt.Errorf("write activities: %w", err)
+	}
+	return nil
+}
+
+// FindByIDs implements activity.Store.
+func (m *Mongo) FindByIDs(ctx context.Context, ws, org string, ids []string) ([]activity.Record, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return m.find(ctx, bson.D{
+		{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: org}, {Key: "id", Value: bson.M{"$in": ids}},
+	}, nil)
+}
+
+// FindMatching implements activity.Store.
+func (m *Mongo) FindMatching(ctx context.Context, ws string, f activity.Filter) ([]activity.Record, error) {
+	return m.find(ctx, filterDoc(ws, f), nil)
+}
+
+// DeleteByIDs implements activity.Store.
+func (m *Mongo) DeleteByIDs(ctx context.Context, ws, org string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := m.coll.DeleteMany(ctx, bson.D{
+		{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: org},
+		{Key: "id", Value: bson.M{"$in": ids}}, notImmutable,
+	})
+	if err != nil {
+		return fmt.Errorf("delete activities: %w", err)
+	}
+	return nil
+}
+
+// MoveDocument implements activity.Store.
+func (m *Mongo) MoveDocument(ctx context.Context, ws, org, from, to string) (int64, error) {
+	res, err := m.coll.UpdateMany(ctx,
+		bson.D{{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: org}, {Key: "documentId", Value: from}},
+		bson.M{"$set": bson.M{"documentId": to}})
+	if err != nil {
+		return 0, fmt.Errorf("move activities: %w", err)
+	}
+	return res.ModifiedCount, nil
+}
+
+// HasDocumentData implements activity.Store.
+func (m *Mongo) HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error) {
+	n, err := m.coll.CountDocuments(ctx,
+		bson.D{{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: org}, {Key: "documentId", Value: doc}},
+		options.Count().SetLimit(1))
+	if err != nil {
+		return false, fmt.Errorf("count activities: %w", err)
+	}
+	return n > 0, nil
+}
+
+func (m *Mongo) find(ctx context.Context, filter bson.D, opts *options.FindOptionsBuilder) ([]activity.Record, error) {
+	var optList []options.Lister[options.FindOptions]
+	if opts != nil {
+		optList = append(optList, opts)
+	}
+	cur, err := m.coll.Find(ctx, filter, optList...)
+	if err != nil {
+		return nil, fmt.Errorf("find activities: %w", err)
+	}
+	var docs []activityDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read activities: %w", err)
+	}
+	out := make([]activity.Record, len(docs))
+	for i, d := range docs {
+		out[i] = d.record()
+	}
+	return out, nil
+}

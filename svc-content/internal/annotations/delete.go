@@ -1,0 +1,97 @@
+package annotations
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// DeleteRequest is the body of /v2/commentannotations/delete (§7.7).
+// documentId alone deletes every annotation of the document. Agent filters
+// are refused (agent annotations are not supported), since ignoring them
+// would widen what gets deleted.
+type DeleteRequest struct {
+	OrganizationID   string   `json:"organizationId"`
+	DocumentID       string   `json:"documentId" validate:"required"`
+	AnnotationIDs    []string `json:"annotationIds"`
+	LocationIDs      []string `json:"locationIds"`
+	UserIDs          []string `json:"userIds"`
+	AgentID          string   `json:"agentId"`
+	AgentSuggestions bool     `json:"agentSuggestions"`
+	AgentURLs        []string `json:"agentUrls"`
+}
+
+// deleteBatch is how many annotations one round reads and deletes.
+const deleteBatch = 200
+
+// Delete removes the matching annotations with their comments, reactions
+// and user-index rows.
+func (s *Service) Delete(ctx context.Context, ws string, req DeleteRequest) (map[string]ItemResult, error) {
+	if req.AgentID != "" || req.AgentSuggestions || len(req.AgentURLs) > 0 {
+		return nil, invalid("agent filters are not supported: agent annotations are not available in this deployment")
+	}
+	if req.DocumentID == "" {
+		return nil, invalid("field documentId is required")
+	}
+	sc := Scope{ws, req.OrganizationID, req.DocumentID}
+	q := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}.apply(sc.filter())
+	var deleted []string
+	after := ""
+	for {
+		batch, err := s.deleteRound(ctx, q, after)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range batch {
+			deleted = append(deleted, a.AnnotationID)
+		}
+		if len(batch) < deleteBatch {
+			break
+		}
+		after = batch[len(batch)-1].SortKey
+	}
+	out := notFoundResults(req.AnnotationIDs, deleted)
+	for _, id := range deleted {
+		out[id] = ItemResult{Success: true, ID: id, Message: "Annotation deleted."}
+	}
+	return out, nil
+}
+
+// deleteRound deletes the next batch of matches after sortKey `after`.
+func (s *Service) deleteRound(ctx context.Context, q bson.M, after string) ([]Annotation, error) {
+	f := bson.M{}
+	for k, v := range q {
+		f[k] = v
+	}
+	if after != "" {
+		f["sortKey"] = bson.M{"$gt": after}
+	}
+	cur, err := s.annotations.Find(ctx, f, options.Find().SetSort(bson.M{"sortKey": 1}).SetLimit(deleteBatch))
+	if err != nil {
+		return nil, fmt.Errorf("find annotations to delete: %w", err)
+	}
+	var batch []Annotation
+	if err := cur.All(ctx, &batch); err != nil {
+		return nil, fmt.Errorf("read annotations to delete: %w", err)
+	}
+	if len(batch) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(batch))
+	for i := range batch {
+		ids[i] = batch[i].AnnotationID
+	}
+	ws := batch[0].WorkspaceID
+	if _, err := s.annotations.DeleteMany(ctx, bson.M{"workspaceId": ws, "annotationId": bson.M{"$in": ids}}); err != nil {
+		return nil, fmt.Errorf("delete annotations: %w", err)
+	}
+	events := s.batch()
+	for i := range batch {
+		s.feedRemove(ctx, &batch[i], batch[i].IndexedRows)
+		events.add(ctx, EventAnnotationDelete, &batch[i], EventData{})
+	}
+	events.publish(ctx)
+	return batch, nil
+}

@@ -1,0 +1,234 @@
+package annotations
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/opencollab/backend/pkg/pagetoken"
+)
+
+// Page sizes of get.
+const (
+	DefaultPageSize = 1000
+	MaxPageSize     = 1000
+)
+
+// GetRequest is the body of /v2/commentannotations/get (§7.5). folderId and
+// the agent filters are refused: folders live in svc-identity and agent
+// annotations are not supported, and the spec forbids falling back to
+// unfiltered results.
+type GetRequest struct {
+	OrganizationID    string   `json:"organizationId" validate:"required"`
+	DocumentID        string   `json:"documentId"`
+	DocumentIDs       []string `json:"documentIds" validate:"max=30"`
+	GroupByDocumentID bool     `json:"groupByDocumentId"`
+	FolderID          string   `json:"folderId"`
+	LocationIDs       []string `json:"locationIds" validate:"max=30"`
+	AnnotationIDs     []string `json:"annotationIds" validate:"max=30"`
+	UserIDs           []string `json:"userIds" validate:"max=30"`
+	MentionedUserIDs  []string `json:"mentionedUserIds" validate:"max=30"`
+	ResolvedBy        string   `json:"resolvedBy"`
+	StatusIDs         []string `json:"statusIds" validate:"max=30"`
+	StatusID          string   `json:"statusId"`
+	UpdatedAfter      *int64   `json:"updatedAfter"`
+	UpdatedBefore     *int64   `json:"updatedBefore"`
+	CreatedAfter      *int64   `json:"createdAfter"`
+	CreatedBefore     *int64   `json:"createdBefore"`
+	Order             string   `json:"order" validate:"oneof=asc desc"`
+	PageSize          *int     `json:"pageSize" validate:"min=1,max=1000"`
+	PageToken         string   `json:"pageToken"`
+
+	AgentID          string `json:"agentId"`
+	ExecutionID      string `json:"executionId"`
+	AgentType        string `json:"agentType"`
+	AgentSource      string `json:"agentSource"`
+	AgentSuggestions bool   `json:"agentSuggestions"`
+	AgentComments    bool   `json:"agentComments"`
+}
+
+// GetResult is one page: Data is []*AnnotationView (nil = a requested
+// annotationId that does not exist) or, grouped, map documentId →
+// []AnnotationView. NextPageToken is "" on the last page.
+type GetResult struct {
+	Data          any
+	NextPageToken string
+}
+
+func (r *GetRequest) validate() error {
+	if r.FolderID != "" {
+		return invalid("field folderId is not supported by this service; pass documentIds instead")
+	}
+	if r.AgentID != "" || r.ExecutionID != "" || r.AgentType != "" || r.AgentSource != "" || r.AgentSuggestions || r.AgentComments {
+		return invalid("agent filters are not supported: agent annotations are not available in this deployment")
+	}
+	if err := oneOf(r.Order, "order", "asc", "desc"); err != nil {
+		return err
+	}
+	if r.PageSize != nil && (*r.PageSize < 1 || *r.PageSize > MaxPageSize) {
+		return invalid("field pageSize must be between 1 and %d", MaxPageSize)
+	}
+	for name, list := range map[string][]string{"documentIds": r.DocumentIDs, "locationIds": r.LocationIDs,
+		"annotationIds": r.AnnotationIDs, "userIds": r.UserIDs, "mentionedUserIds": r.MentionedUserIDs, "statusIds": r.StatusIDs} {
+		if len(list) > 30 {
+			return invalid("field %s accepts at most 30 items", name)
+		}
+	}
+	return nil
+}
+
+// filter is the query of the request without its page cursor.
+func (r *GetRequest) filter(ws string) bson.M {
+	f := bson.M{"workspaceId": ws, "organizationId": r.OrganizationID}
+	docs := slices.Clone(r.DocumentIDs)
+	if r.DocumentID != "" && !slices.Contains(docs, r.DocumentID) {
+		docs = append(docs, r.DocumentID)
+	}
+	statuses := slices.Clone(r.StatusIDs)
+	if r.StatusID != "" {
+		statuses = append(statuses, r.StatusID)
+	}
+	for field, list := range map[string][]string{"documentId": docs, "annotationId": r.AnnotationIDs,
+		"location.id": r.LocationIDs, "from.userId": r.UserIDs, "mentionedUserIds": r.MentionedUserIDs, "status.id": statuses} {
+		if len(list) > 0 {
+			f[field] = bson.M{"$in": list}
+		}
+	}
+	if r.ResolvedBy != "" {
+		f["resolvedByUserId"] = r.ResolvedBy
+	}
+	addRange(f, "createdAt", r.CreatedAfter, r.CreatedBefore)
+	addRange(f, "lastUpdated", r.UpdatedAfter, r.UpdatedBefore)
+	return f
+}
+
+func addRange(f bson.M, field string, after, before *int64) {
+	r := bson.M{}
+	if after != nil {
+		r["$gt"] = *after
+	}
+	if before != nil {
+		r["$lt"] = *before
+	}
+	if len(r) > 0 {
+		f[field] = r
+	}
+}
+
+// Get returns one page of annotations, newest change first unless order is
+// asc. Pages are keyset ranges on (lastUpdated, annotationId).
+func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult, error) {
+	if err := req.validate(); err != nil {
+		return GetResult{}, err
+	}
+	size := DefaultPageSize
+	if req.PageSize != nil {
+		size = *req.PageSize
+	}
+	unpaged := req
+	unpaged.PageSize, unpaged.PageToken = nil, ""
+	qkey := pagetoken.QueryKey("commentannotations/get", unpaged)
+	filter := req.filter(ws)
+	var cursor string
+	if req.PageToken != "" {
+		var err error
+		if cursor, err = s.pages.Load(ctx, ws, qkey, req.PageToken); err != nil {
+			return GetResult{}, err
+		}
+	}
+	page, more, err := s.findPage(ctx, filter, cursor, req.Order == "asc", size)
+	if err != nil {
+		return GetResult{}, err
+	}
+	var res GetResult
+	if more {
+		if res.NextPageToken, err = s.pages.Save(ctx, ws, qkey, page[len(page)-1].SortKey); err != nil {
+			return GetResult{}, err
+		}
+	}
+	if req.GroupByDocumentID {
+		res.Data = groupByDocument(page)
+		return res, nil
+	}
+	list := make([]*AnnotationView, 0, len(page))
+	for i := range page {
+		v := page[i].View()
+		list = append(list, &v)
+	}
+	if req.PageToken == "" && len(req.AnnotationIDs) > 0 {
+		missing, err := s.missing(ctx, filter, req.AnnotationIDs)
+		if err != nil {
+			return GetResult{}, err
+		}
+		for range missing {
+			list = append(list, nil)
+		}
+	}
+	res.Data = list
+	return res, nil
+}
+
+// findPage reads up to size annotations after cursor and reports whether
+// more follow.
+func (s *Service) findPage(ctx context.Context, filter bson.M, cursor string, asc bool, size int) ([]Annotation, bool, error) {
+	f, dir, op := bson.M{}, -1, "$lt"
+	if asc {
+		dir, op = 1, "$gt"
+	}
+	for k, v := range filter {
+		f[k] = v
+	}
+	if cursor != "" {
+		f["sortKey"] = bson.M{op: cursor}
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "sortKey", Value: dir}}).SetLimit(int64(size) + 1)
+	cur, err := s.annotations.Find(ctx, f, opts)
+	if err != nil {
+		return nil, false, fmt.Errorf("find annotations: %w", err)
+	}
+	var page []Annotation
+	if err := cur.All(ctx, &page); err != nil {
+		return nil, false, fmt.Errorf("read annotations: %w", err)
+	}
+	if len(page) > size {
+		return page[:size], true, nil
+	}
+	return page, false, nil
+}
+
+// missing lists the requested ids no annotation of the query has.
+func (s *Service) missing(ctx context.Context, filter bson.M, ids []string) ([]string, error) {
+	cur, err := s.annotations.Find(ctx, filter, options.Find().SetProjection(bson.M{"annotationId": 1}))
+	if err != nil {
+		return nil, fmt.Errorf("find requested annotations: %w", err)
+	}
+	var found []struct {
+		ID string `bson:"annotationId"`
+	}
+	if err := cur.All(ctx, &found); err != nil {
+		return nil, fmt.Errorf("read requested annotations: %w", err)
+	}
+	exists := make(map[string]bool, len(found))
+	for _, f := range found {
+		exists[f.ID] = true
+	}
+	var out []string
+	for _, id := range ids {
+		if !exists[id] {
+			exists[id] = true // one null per distinct id
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+func groupByDocument(page []Annotation) map[string][]AnnotationView {
+	out := map[string][]AnnotationView{}
+	for i := range page {
+		out[page[i].DocumentID] = append(out[page[i].DocumentID], page[i].View())
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package annotations
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/pagetoken"
+	"github.com/opencollab/backend/pkg/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// recorder is a Publisher that keeps what it was given.
+type recorder struct {
+	mu     sync.Mutex
+	events []events.Event
+}
+
+func (r *recorder) Publish(_ context.Context, evs ...events.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, evs...)
+	return nil
+}
+
+func (r *recorder) types() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, len(r.events))
+	for i, e := range r.events {
+		out[i] = e.Type
+	}
+	return out
+}
+
+func (r *recorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = nil
+}
+
+// data decodes the i-th event's data.
+func (r *recorder) data(t *testing.T, i int) map[string]any {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var m map[string]any
+	if err := json.Unmarshal(r.events[i].Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+type fixture struct {
+	t   *testing.T
+	db  *mongo.Database
+	svc *Service
+	rec *recorder
+}
+
+// newFixture is the service on a fresh database with Redis page tokens and
+// a clock that moves 1 ms per reading, so every write has its own time.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	db := testenv.Mongo(t)
+	rec := &recorder{}
+	svc := NewService(db, rec).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
+	var tick atomic.Int64
+	start := time.UnixMilli(1_700_000_000_000)
+	svc.now = func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Millisecond) }
+	if err := svc.EnsureIndexes(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{t: t, db: db, svc: svc, rec: rec}
+}
+
+func user(id string) User {
+	return User{"userId": id, "name": "User " + id, "email": id + "@example.com"}
+}
+
+func comment(from, text string) CommentInput {
+	return CommentInput{From: user(from), CommentText: text, CommentHTML: "<p>" + text + "</p>"}
+}
+
+// add stores one annotation with the given comments and returns its id.
+func (f *fixture) add(ws, doc, id string, comments ...CommentInput) string {
+	f.t.Helper()
+	res, err := f.svc.Add(f.t.Context(), ws, AddRequest{OrganizationID: "org1", DocumentID: doc,
+		CommentAnnotations: []AnnotationInput{{AnnotationID: id, CommentData: comments}}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, r := range res {
+		if !r.Success {
+			f.t.Fatalf("add %s: %+v", id, r)
+		}
+		return r.AnnotationID
+	}
+	f.t.Fatal("add: empty result")
+	return ""
+}
+
+func (f *fixture) count(coll string, filter bson.M) int64 {
+	f.t.Helper()
+	n, err := f.db.Collection(coll).CountDocuments(f.t.Context(), filter)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return n
+}
+
+func (f *fixture) get(ws string, req GetRequest) GetResult {
+	f.t.Helper()
+	if req.OrganizationID == "" {
+		req.OrganizationID = "org1"
+	}
+	res, err := f.svc.Get(f.t.Context(), ws, req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return res
+}
+
+func (f *fixture) one(ws, id string) *AnnotationView {
+	f.t.Helper()
+	list := f.get(ws, GetRequest{AnnotationIDs: []string{id}}).Data.([]*AnnotationView)
+	if len(list) != 1 || list[0] == nil {
+		f.t.Fatalf("annotation %s: got %d entries", id, len(list))
+	}
+	return list[0]
+}
+
+func ptr[T any](v T) *T { return &v }

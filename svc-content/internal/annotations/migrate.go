@@ -1,0 +1,52 @@
+package annotations
+
+import (
+	"context"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/opencollab/backend/pkg/mongodb"
+)
+
+// MigrateDocument re-keys the document's annotations to newDocID and
+// returns how many moved. Each annotation moves in one atomic update that
+// also bumps its version, so a concurrent comment write retries on the moved
+// copy instead of writing the old document id back. Re-running after a
+// partial run moves the rest; after completion it moves 0. The user index
+// holds no document ids, so only annotations and the counter move.
+func (s *Service) MigrateDocument(ctx context.Context, workspaceID, orgID, oldDocID, newDocID string) (int64, error) {
+	if workspaceID == "" || oldDocID == "" || newDocID == "" {
+		return 0, invalid("workspaceId, documentId and newDocumentId are required")
+	}
+	if oldDocID == newDocID {
+		return 0, nil
+	}
+	// The counter first: annotations added to the new id after the move
+	// must not reuse numbers of the moved ones.
+	if err := s.moveCounter(ctx, workspaceID, orgID, oldDocID, newDocID); err != nil {
+		return 0, err
+	}
+	res, err := s.annotations.UpdateMany(ctx, Scope{workspaceID, orgID, oldDocID}.filter(), bson.M{
+		"$set": bson.M{"documentId": newDocID},
+		"$inc": bson.M{"version": int64(1)},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("migrate annotations: %w", err)
+	}
+	return res.ModifiedCount, nil
+}
+
+// HasData reports whether the document has any annotation.
+func (s *Service) HasData(ctx context.Context, workspaceID, orgID, docID string) (bool, error) {
+	err := s.annotations.FindOne(ctx, Scope{workspaceID, orgID, docID}.filter(),
+		options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
+	if mongodb.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look for annotations: %w", err)
+	}
+	return true, nil
+}

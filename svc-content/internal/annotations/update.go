@@ -1,0 +1,134 @@
+package annotations
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/opencollab/backend/pkg/api"
+)
+
+// ItemResult is a per-item result of a batch write (§0).
+type ItemResult struct {
+	Success bool   `json:"success"`
+	ID      string `json:"id"`
+	Message string `json:"message"`
+}
+
+// UpdateRequest is the body of /v2/commentannotations/update (§7.6). At
+// least one filter is required, so a forgotten filter never rewrites every
+// annotation of a document. updatedData is one object (a one-element array
+// is accepted, as the spec's type says object[]). updateUsers is refused.
+type UpdateRequest struct {
+	OrganizationID string           `json:"organizationId" validate:"required"`
+	DocumentID     string           `json:"documentId" validate:"required"`
+	AnnotationIDs  []string         `json:"annotationIds"`
+	LocationIDs    []string         `json:"locationIds"`
+	UserIDs        []string         `json:"userIds"`
+	UpdatedData    json.RawMessage  `json:"updatedData" validate:"required"`
+	UpdateUsers    []map[string]any `json:"updateUsers"`
+}
+
+// Filters are the annotation filters shared by update and delete; they
+// AND-combine.
+type Filters struct {
+	AnnotationIDs, LocationIDs, UserIDs []string
+}
+
+func (f Filters) empty() bool {
+	return len(f.AnnotationIDs) == 0 && len(f.LocationIDs) == 0 && len(f.UserIDs) == 0
+}
+
+func (f Filters) apply(q bson.M) bson.M {
+	for field, list := range map[string][]string{"annotationId": f.AnnotationIDs, "location.id": f.LocationIDs, "from.userId": f.UserIDs} {
+		if len(list) > 0 {
+			q[field] = bson.M{"$in": list}
+		}
+	}
+	return q
+}
+
+// Update applies updatedData to every annotation the filters match.
+func (s *Service) Update(ctx context.Context, ws string, req UpdateRequest) (map[string]ItemResult, error) {
+	if len(req.UpdateUsers) > 0 {
+		return nil, invalid("field updateUsers is not supported by this service")
+	}
+	filters := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}
+	if filters.empty() {
+		return nil, invalid("one of annotationIds, locationIds or userIds is required; an update never applies to a whole document")
+	}
+	d, err := parseUpdatedData(req.UpdatedData)
+	if err != nil {
+		return nil, err
+	}
+	sc := Scope{ws, req.OrganizationID, req.DocumentID}
+	ids, err := s.matchingIDs(ctx, filters.apply(sc.filter()))
+	if err != nil {
+		return nil, err
+	}
+	out := notFoundResults(req.AnnotationIDs, ids)
+	events := s.batch()
+	defer events.publish(ctx) // also for the items written before a failure
+	for _, id := range ids {
+		var old map[string]any
+		a, err := s.mutate(ctx, sc, id, func(a *Annotation) error {
+			old = a.Status
+			return d.apply(a, s.nowMs())
+		})
+		switch {
+		case api.IsStatus(err, api.NotFound): // deleted meanwhile
+			out[id] = ItemResult{ID: id, Message: "Annotation not found."}
+		case api.IsStatus(err, api.InvalidArgument):
+			out[id] = ItemResult{ID: id, Message: err.(*api.Error).Message}
+		case err != nil:
+			return nil, err
+		default:
+			out[id] = ItemResult{Success: true, ID: id, Message: "Annotation updated."}
+			ev := EventData{}
+			if d.StatusUpdatedBy.set && d.StatusUpdatedBy.value != "" {
+				ev.ActionUser = a.knownUser(d.StatusUpdatedBy.value)
+			}
+			typ := EventAnnotationUpdate
+			if d.Status != nil && old["id"] != a.Status["id"] {
+				typ, ev.OldStatus, ev.NewStatus = EventStatusChange, old, a.Status
+			}
+			events.add(ctx, typ, a, ev)
+		}
+	}
+	return out, nil
+}
+
+// matchingIDs lists the annotationIds a query matches.
+func (s *Service) matchingIDs(ctx context.Context, q bson.M) ([]string, error) {
+	cur, err := s.annotations.Find(ctx, q, options.Find().SetProjection(bson.M{"annotationId": 1}).SetSort(bson.M{"sortKey": 1}))
+	if err != nil {
+		return nil, fmt.Errorf("find annotations: %w", err)
+	}
+	var found []struct {
+		ID string `bson:"annotationId"`
+	}
+	if err := cur.All(ctx, &found); err != nil {
+		return nil, fmt.Errorf("read annotations: %w", err)
+	}
+	ids := make([]string, len(found))
+	for i, f := range found {
+		ids[i] = f.ID
+	}
+	return ids, nil
+}
+
+// notFoundResults starts a result map with success:false for every
+// requested id that is not among the matched ones.
+func notFoundResults(requested, matched []string) map[string]ItemResult {
+	out := map[string]ItemResult{}
+	for _, id := range requested {
+		out[id] = ItemResult{ID: id, Message: "Annotation not found."}
+	}
+	for _, id := range matched {
+		delete(out, id)
+	}
+	return out
+}

@@ -1,0 +1,157 @@
+package annotations
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/opencollab/backend/pkg/api"
+)
+
+func (f *fixture) update(ws string, filters Filters, data string) (map[string]ItemResult, error) {
+	return f.svc.Update(f.t.Context(), ws, UpdateRequest{OrganizationID: "org1", DocumentID: "doc1",
+		AnnotationIDs: filters.AnnotationIDs, LocationIDs: filters.LocationIDs, UserIDs: filters.UserIDs,
+		UpdatedData: json.RawMessage(data)})
+}
+
+func TestUpdateStatusResolvesAndReopens(t *testing.T) {
+	f := newFixture(t)
+	f.add("ws1", "doc1", "a1", comment("alice", "x"))
+	f.add("ws1", "doc1", "a2", comment("bob", "y"))
+	f.rec.reset()
+
+	res, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1", "nope"}},
+		`{"status":{"id":"RESOLVED","name":"Resolved","type":"terminal"},"resolvedByUserId":"alice","statusUpdatedByUserId":"alice"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res["a1"].Success || res["a1"].ID != "a1" || res["nope"].Success || len(res) != 2 {
+		t.Fatalf("results = %+v", res)
+	}
+	a := f.one("ws1", "a1")
+	if a.Status["id"] != "RESOLVED" || a.ResolvedByUserID != "alice" || a.ResolvedByUser["email"] != "alice@example.com" {
+		t.Fatalf("resolved: %+v", a)
+	}
+	if f.one("ws1", "a2").Status["id"] != "OPEN" {
+		t.Fatal("update touched an annotation outside the filter")
+	}
+	if got := f.rec.types(); !slices.Equal(got, []string{EventStatusChange}) {
+		t.Fatalf("events = %v", got)
+	}
+	ev := f.rec.data(t, 0)
+	if ev["oldStatus"].(map[string]any)["id"] != "OPEN" || ev["newStatus"].(map[string]any)["id"] != "RESOLVED" ||
+		ev["actionUser"].(map[string]any)["userId"] != "alice" {
+		t.Fatalf("status event data = %v", ev)
+	}
+
+	if _, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1"}}, `[{"status":{"id":"OPEN","name":"Open","type":"default"}}]`); err != nil {
+		t.Fatal(err)
+	}
+	a = f.one("ws1", "a1")
+	if a.ResolvedByUserID != "" || a.ResolvedByUser != nil || a.StatusUpdatedByUserID != "alice" {
+		t.Fatalf("a non-terminal status must clear resolvedBy and keep statusUpdatedBy: %+v", a)
+	}
+
+	if _, err := f.update("ws1", Filters{UserIDs: []string{"bob"}}, `{"priority":{"id":"P1","name":"High"},"assignedTo":{"userId":"dave"}}`); err != nil {
+		t.Fatal(err)
+	}
+	b := f.one("ws1", "a2")
+	if b.Priority["id"] != "P1" || userID(b.AssignedTo) != "dave" || !slices.Contains(b.InvolvedUserIDs, "dave") {
+		t.Fatalf("priority/assignee: %+v", b)
+	}
+	if got := f.rec.types(); got[len(got)-1] != EventAnnotationUpdate {
+		t.Fatalf("events = %v", got)
+	}
+}
+
+func TestUpdateResolvedByNullClears(t *testing.T) {
+	f := newFixture(t)
+	f.add("ws1", "doc1", "a1", comment("alice", "x"))
+	if _, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1"}}, `{"status":{"id":"RESOLVED","name":"R","type":"terminal"},"resolvedByUserId":"bob"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1"}}, `{"resolvedByUserId":null}`); err != nil {
+		t.Fatal(err)
+	}
+	if a := f.one("ws1", "a1"); a.ResolvedByUserID != "" || a.Status["id"] != "RESOLVED" {
+		t.Fatalf("null must clear only resolvedBy: %+v", a)
+	}
+}
+
+func TestUpdateRefusesAndWritesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.add("ws1", "doc1", "a1", comment("alice", "x"))
+	before := f.one("ws1", "a1").LastUpdated
+	f.rec.reset()
+	for name, tc := range map[string]struct {
+		filters Filters
+		data    string
+		want    string
+	}{
+		"no filter":          {Filters{}, `{"priority":{"id":"P","name":"P"}}`, "annotationIds, locationIds or userIds"},
+		"nothing to update":  {Filters{AnnotationIDs: []string{"a1"}}, `{}`, "nothing to update"},
+		"bad status":         {Filters{AnnotationIDs: []string{"a1"}}, `{"status":{"id":"X"}}`, "status.name"},
+		"wrong type":         {Filters{AnnotationIDs: []string{"a1"}}, `{"context":"x"}`, "updatedData.context"},
+		"two objects":        {Filters{AnnotationIDs: []string{"a1"}}, `[{},{}]`, "one object"},
+		"resolvedBy number":  {Filters{AnnotationIDs: []string{"a1"}}, `{"resolvedByUserId":5}`, "resolvedByUserId"},
+		"suggestion status":  {Filters{AnnotationIDs: []string{"a1"}}, `{"suggestion":{"status":"bogus"}}`, "suggestion.status"},
+		"updatedData string": {Filters{AnnotationIDs: []string{"a1"}}, `"x"`, "updatedData"},
+	} {
+		_, err := f.update("ws1", tc.filters, tc.data)
+		if !api.IsStatus(err, api.InvalidArgument) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want INVALID_ARGUMENT containing %q", name, err, tc.want)
+		}
+	}
+	if f.one("ws1", "a1").LastUpdated != before || len(f.rec.types()) != 0 {
+		t.Fatal("a refused update changed the annotation or published")
+	}
+	res, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1"}}, `{"suggestion":{"status":"accepted"}}`)
+	if err != nil || res["a1"].Success || !strings.Contains(res["a1"].Message, "not a suggestion") {
+		t.Fatalf("suggestion on a comment annotation: %+v %v", res, err)
+	}
+}
+
+func TestDeleteByFiltersAndWholeDocument(t *testing.T) {
+	f := newFixture(t)
+	for _, id := range []string{"a1", "a2", "a3"} {
+		f.add("ws1", "doc1", id, comment("alice", "x {{bob}}"))
+	}
+	f.add("ws1", "doc2", "b1", comment("alice", "other document"))
+	f.rec.reset()
+	if n := f.count(FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 2 {
+		t.Fatalf("a1 has %d feed rows, want 2", n)
+	}
+
+	res, err := f.svc.Delete(t.Context(), "ws1", DeleteRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationIDs: []string{"a1", "nope", "b1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res["a1"].Success || res["nope"].Success || res["b1"].Success || len(res) != 3 {
+		t.Fatalf("results = %+v", res)
+	}
+	if n := f.count(FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 0 {
+		t.Fatalf("%d feed rows left for a deleted annotation", n)
+	}
+	if n := f.count(FeedRowsCollection, bson.M{}); n != 5 {
+		t.Fatalf("%d feed rows, want 2 for a2 and a3 (author, mention) and 1 for b1", n)
+	}
+	res, err = f.svc.Delete(t.Context(), "ws1", DeleteRequest{DocumentID: "doc1"})
+	if err != nil || len(res) != 2 || !res["a2"].Success || !res["a3"].Success {
+		t.Fatalf("whole document: %+v %v", res, err)
+	}
+	if got := ids(f.get("ws1", GetRequest{}).Data.([]*AnnotationView)); !slices.Equal(got, []string{"b1"}) {
+		t.Fatalf("left: %v", got)
+	}
+	if got := f.rec.types(); len(got) != 3 || got[0] != EventAnnotationDelete {
+		t.Fatalf("events = %v", got)
+	}
+	if _, err := f.svc.Delete(t.Context(), "ws1", DeleteRequest{DocumentID: "doc2", AgentURLs: []string{"u"}}); !api.IsStatus(err, api.InvalidArgument) {
+		t.Fatalf("agent filter: %v", err)
+	}
+	if f.count(AnnotationsCollection, bson.M{}) != 1 {
+		t.Fatal("refused delete removed data")
+	}
+}

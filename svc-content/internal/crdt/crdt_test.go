@@ -1,0 +1,283 @@
+package crdt
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/svc-content/internal/yjs"
+	"github.com/opencollab/backend/svc-content/internal/yjs/yjstest"
+)
+
+type recordingPublisher struct {
+	mu     sync.Mutex
+	events []events.Event
+}
+
+func (p *recordingPublisher) Publish(_ context.Context, evs ...events.Event) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.events = append(p.events, evs...)
+	return nil
+}
+
+func newTestService(t *testing.T) (*Service, *recordingPublisher) {
+	t.Helper()
+	pub := &recordingPublisher{}
+	svc := NewService(testenv.Mongo(t), pub)
+	svc.now = func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 891234567, time.UTC) }
+	if err := svc.EnsureIndexes(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return svc, pub
+}
+
+var ed = Editor{OrganizationID: "org1", DocumentID: "doc1", EditorID: "ed1"}
+
+func content(typ, data string) Content { return Content{Type: typ, Data: json.RawMessage(data)} }
+
+func TestAddGetUpdate(t *testing.T) {
+	svc, pub := newTestService(t)
+	ctx := t.Context()
+	if err := svc.Add(ctx, "ws1", ed, content("map", `{"a": 1, "b.c": [true]}`), "user1"); err != nil {
+		t.Fatal(err)
+	}
+	views, err := svc.Get(ctx, "ws1", "org1", "doc1", "ed1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(views) != 1 {
+		t.Fatalf("got %d views", len(views))
+	}
+	v := views[0]
+	if v.ID != "ed1" || string(v.Data) != `{"a":1,"b.c":[true]}` || v.Type != "map" || v.ContentKey != "content" ||
+		v.LastUpdate != "2025-03-04T05:06:07.891Z" || v.LastUpdatedBy == nil || *v.LastUpdatedBy != "user1" || v.SessionID != nil {
+		t.Fatalf("view = %+v", v)
+	}
+	if _, err := base64.StdEncoding.DecodeString(v.Update); err != nil || v.Update == "" {
+		t.Fatalf("update %q is not base64: %v", v.Update, err)
+	}
+
+	if err := svc.Update(ctx, "ws1", ed, content("map", `{"z": "new"}`), ""); err != nil {
+		t.Fatal(err)
+	}
+	views, _ = svc.Get(ctx, "ws1", "org1", "doc1", "ed1")
+	if string(views[0].Data) != `{"z":"new"}` || views[0].LastUpdatedBy != nil || views[0].Update == v.Update {
+		t.Fatalf("after update: %+v", views[0])
+	}
+
+	if len(pub.events) != 2 || pub.events[0].Type != EventAdd || pub.events[1].Type != EventUpdate {
+		t.Fatalf("events = %+v", pub.events)
+	}
+	var data map[string]any
+	if err := json.Unmarshal(pub.events[0].Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	want := `map[data:map[a:1 b.c:[true]] id:ed1 lastUpdate:2025-03-04T05:06:07.891Z lastUpdatedBy:user1 sessionId:<nil>]`
+	if got := fmt.Sprint(data); got != want {
+		t.Fatalf("event data = %s, want %s", got, want)
+	}
+	if e := pub.events[0]; e.WorkspaceID != "ws1" || e.OrganizationID != "org1" || e.DocumentID != "doc1" || e.Source != "content" {
+		t.Fatalf("event envelope = %+v", e)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	svc, pub := newTestService(t)
+	ctx := t.Context()
+	if err := svc.Add(ctx, "ws1", ed, Content{Type: "xml", ContentKey: "default", Data: json.RawMessage(`"<p>x</p>"`)}, ""); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		call func() error
+		want api.Status
+	}{
+		{"add twice", func() error { return svc.Add(ctx, "ws1", ed, content("text", `"x"`), "") }, api.AlreadyExists},
+		{"add text with object", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, content("text", `{}`), "") }, api.InvalidArgument},
+		{"add map with array", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, content("map", `[]`), "") }, api.InvalidArgument},
+		{"add array with null", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, content("array", `null`), "") }, api.InvalidArgument},
+		{"add xml with number", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, content("xml", `1`), "") }, api.InvalidArgument},
+		{"add bad xml", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, content("xml", `"a < b"`), "") }, api.InvalidArgument},
+		{"add unknown type", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, content("tree", `"x"`), "") }, api.InvalidArgument},
+		{"add without editor", func() error { return svc.Add(ctx, "ws1", Editor{"o", "d", ""}, content("text", `"x"`), "") }, api.InvalidArgument},
+		{"add dollar key", func() error {
+			return svc.Add(ctx, "ws1", Editor{"o", "d", "e"}, Content{Type: "text", ContentKey: "$x", Data: json.RawMessage(`"x"`)}, "")
+		}, api.InvalidArgument},
+		{"update missing", func() error { return svc.Update(ctx, "ws1", Editor{"o", "d", "e"}, content("text", `"x"`), "") }, api.NotFound},
+		{"update other workspace", func() error { return svc.Update(ctx, "ws2", ed, content("xml", `"<p/>"`), "") }, api.NotFound},
+		{"update other type", func() error { return svc.Update(ctx, "ws1", ed, content("text", `"x"`), "") }, api.InvalidArgument},
+		{"update other key", func() error {
+			return svc.Update(ctx, "ws1", ed, Content{Type: "xml", ContentKey: "content", Data: json.RawMessage(`"x"`)}, "")
+		}, api.InvalidArgument},
+		{"update data mismatch", func() error { return svc.Update(ctx, "ws1", ed, content("xml", `["x"]`), "") }, api.InvalidArgument},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.call(); !api.IsStatus(err, tt.want) {
+				t.Fatalf("err = %v, want %s", err, tt.want)
+			}
+		})
+	}
+	views, _ := svc.Get(ctx, "ws1", "org1", "doc1", "")
+	if len(views) != 1 || string(views[0].Data) != `"<p>x</p>"` || views[0].ContentKey != "default" {
+		t.Fatalf("errors changed the data: %+v", views)
+	}
+	for _, org := range []string{"o"} {
+		if v, _ := svc.Get(ctx, "ws1", org, "d", ""); len(v) != 0 {
+			t.Fatalf("failed add wrote %+v", v)
+		}
+	}
+	if len(pub.events) != 1 {
+		t.Fatalf("failed calls published: %+v", pub.events)
+	}
+}
+
+func TestGetScopes(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := t.Context()
+	for _, e := range []Editor{{"org1", "doc1", "b"}, {"org1", "doc1", "a"}, {"org1", "doc2", "c"}} {
+		if err := svc.Add(ctx, "ws1", e, content("text", `"`+e.EditorID+`"`), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _ := svc.Get(ctx, "ws1", "org1", "doc1", "")
+	if len(all) != 2 || all[0].ID != "a" || all[1].ID != "b" {
+		t.Fatalf("document editors = %+v", all)
+	}
+	if none, err := svc.Get(ctx, "ws1", "org1", "doc1", "zzz"); err != nil || none == nil || len(none) != 0 {
+		t.Fatalf("unknown editor = %+v, %v", none, err)
+	}
+	if other, _ := svc.Get(ctx, "ws2", "org1", "doc1", ""); len(other) != 0 {
+		t.Fatalf("other workspace sees %+v", other)
+	}
+}
+
+func TestMigrateAndHasData(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := t.Context()
+	for _, id := range []string{"a", "b"} {
+		if err := svc.Add(ctx, "ws1", Editor{"org1", "old", id}, content("text", `"x"`), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if has, err := svc.HasData(ctx, "ws1", "org1", "new"); err != nil || has {
+		t.Fatalf("HasData(new) before = %v, %v", has, err)
+	}
+	moved, err := svc.MigrateDocument(ctx, "ws1", "org1", "old", "new")
+	if err != nil || moved != 2 {
+		t.Fatalf("moved %d, %v", moved, err)
+	}
+	if moved, err := svc.MigrateDocument(ctx, "ws1", "org1", "old", "new"); err != nil || moved != 0 {
+		t.Fatalf("second run moved %d, %v", moved, err)
+	}
+	if has, _ := svc.HasData(ctx, "ws1", "org1", "new"); !has {
+		t.Fatal("HasData(new) = false after migration")
+	}
+	if has, _ := svc.HasData(ctx, "ws1", "org1", "old"); has {
+		t.Fatal("HasData(old) = true after migration")
+	}
+	if err := svc.Update(ctx, "ws1", Editor{"org1", "new", "a"}, content("text", `"y"`), ""); err != nil {
+		t.Fatalf("update after migration: %v", err)
+	}
+}
+
+// Concurrent updates all land, each as its own version: none is lost.
+func TestConcurrentUpdates(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := t.Context()
+	if err := svc.Add(ctx, "ws1", ed, content("array", `[]`), ""); err != nil {
+		t.Fatal(err)
+	}
+	const writers = maxUpdateAttempts
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for i := range writers {
+		wg.Go(func() {
+			errs <- svc.Update(ctx, "ws1", ed, content("array", fmt.Sprintf(`[%d]`, i)), "")
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := svc.store.Find(ctx, "ws1", ed.OrganizationID, ed.DocumentID, ed.EditorID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each version is one ContentAny item of one value: one clock each.
+	if r.Version != writers+1 || r.Doc.Clock != writers {
+		t.Fatalf("version %d, clock %d: want %d versions of one clock each", r.Version, r.Doc.Clock, writers+1)
+	}
+}
+
+// What add and update store reads back with the real yjs library.
+func TestStoredUpdatesReadBackWithYjs(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := t.Context()
+	type step struct{ typ, data string }
+	docs := []struct {
+		name, key string
+		steps     []step
+	}{
+		{"text", "content", []step{{"text", `"héllo 中文 👍🏽"`}, {"text", `"bye 👋"`}}},
+		{"map", "content", []step{{"map", `{"n":-12,"big":4294967296,"f":0.25,"nested":{"x":[null,true]},"é":"中文"}`}, {"map", `{"n":1}`}}},
+		{"array", "content", []step{{"array", `[1,"👍🏽",{"a":[]}]`}, {"array", `[false,1e100]`}}},
+		{"xml", "default", []step{{"xml", `"<p class=\"x\">a <b>b</b></p>"`}, {"xml", `"<h1>👍🏽</h1><p>é<br>x</p>"`}}},
+	}
+	var cases []yjstest.Case
+	for _, d := range docs {
+		e := Editor{"org1", "doc1", d.name}
+		c := yjstest.Case{Name: d.name, Type: d.steps[0].typ, ContentKey: d.key}
+		for i, s := range d.steps {
+			in := Content{Type: s.typ, ContentKey: d.key, Data: json.RawMessage(s.data)}
+			var err error
+			if i == 0 {
+				err = svc.Add(ctx, "ws1", e, in, "")
+			} else {
+				err = svc.Update(ctx, "ws1", e, in, "")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			views, err := svc.Get(ctx, "ws1", "org1", "doc1", d.name)
+			if err != nil || len(views) != 1 {
+				t.Fatalf("get %s: %v %v", d.name, views, err)
+			}
+			update, err := base64.StdEncoding.DecodeString(views[0].Update)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Updates = append(c.Updates, update)
+			c.Expected = expectedContent(t, s.typ, s.data)
+		}
+		cases = append(cases, c)
+	}
+	yjstest.Check(t, cases)
+}
+
+func expectedContent(t *testing.T, typ, data string) any {
+	t.Helper()
+	if typ != "xml" {
+		return json.RawMessage(data)
+	}
+	var s string
+	if err := json.Unmarshal([]byte(data), &s); err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := yjs.ParseHTML(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return yjs.XMLString(nodes)
+}

@@ -1,0 +1,58 @@
+// Package httpapi is the HTTP surface of svc-content: routes, handlers and
+// the wire shapes of requests and replies.
+package httpapi
+
+import (
+	"context"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/opencollab/backend/pkg/features"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/crdt"
+	"github.com/opencollab/backend/svc-content/internal/locations"
+	"github.com/opencollab/backend/svc-content/internal/migration"
+)
+
+// Internal routes other services call.
+const (
+	MigratePath  = migration.MigratePath // document migration contract
+	HasDataPath  = migration.HasDataPath
+	UserDataPath = "/internal/userdata/content" // identity's users/data/get fan-out
+)
+
+// DocumentData is svc-content's own data keyed by document id (CRDT and
+// annotations, whose locations live on the annotations).
+type DocumentData interface {
+	MigrateDocument(ctx context.Context, workspaceID, orgID, oldDocID, newDocID string) (int64, error)
+	HasData(ctx context.Context, workspaceID, orgID, docID string) (bool, error)
+}
+
+// Services are what the routes call.
+type Services struct {
+	CRDT        *crdt.Service
+	Annotations *annotations.Service
+	Features    *features.Checker
+	Locations   *locations.Service
+	Migrations  *migration.Service
+	Documents   DocumentData
+}
+
+// Routes registers every operation on e. Public operations act for the
+// workspace the gateway signed; internal ones are for other services.
+func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
+	authed := e.Group("", signer.Authenticate())
+
+	public := authed.Group("", internalauth.RequireWorkspace())
+	public.POST("/v1/organizations/documents/locations/update", handleLocationsUpdate(s.Locations))
+	public.POST("/v2/organizations/documents/migrate", handleMigrationStart(s.Migrations))
+	public.POST("/v2/organizations/documents/migrate/status", handleMigrationStatus(s.Migrations))
+	crdtRoutes(public, s.CRDT)
+	annotationRoutes(public, s.Annotations, s.Features)
+
+	internal := authed.Group("", internalauth.RequireService())
+	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))
+	internal.POST(HasDataPath, handleDocumentHasData(s.Documents))
+	internal.POST(UserDataPath, handleUserData(s.Annotations))
+}

@@ -1,0 +1,129 @@
+// Package yjstest checks Yjs updates with the real yjs library: it runs
+// tools/yjscheck/check.mjs (at the repository root) under node.
+package yjstest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Case is one document: its successive full updates (version 1, 2, ...)
+// and the content the last one must read back as (text and xml: a string,
+// map and array: the JSON value).
+type Case struct {
+	Name       string
+	Type       string
+	ContentKey string
+	Updates    [][]byte
+	Expected   any
+}
+
+type wireCase struct {
+	Name       string   `json:"name"`
+	Type       string   `json:"type"`
+	ContentKey string   `json:"contentKey"`
+	Updates    []string `json:"updates"`
+	Expected   any      `json:"expected"`
+}
+
+// Check runs every case through check.mjs and fails t for each case yjs
+// reads differently. Without node or the installed yjs package (scripts/
+// test.sh installs it) the test is skipped, or fails when CI=true.
+func Check(t *testing.T, cases []Case) {
+	t.Helper()
+	script := scriptPath(t)
+	var in bytes.Buffer
+	for _, c := range cases {
+		w := wireCase{Name: c.Name, Type: c.Type, ContentKey: c.ContentKey, Expected: c.Expected}
+		for _, u := range c.Updates {
+			w.Updates = append(w.Updates, base64.StdEncoding.EncodeToString(u))
+		}
+		line, err := json.Marshal(w)
+		if err != nil {
+			t.Fatalf("encode case %s: %v", c.Name, err)
+		}
+		in.Write(append(line, '\n'))
+	}
+	cmd := exec.CommandContext(t.Context(), "node", script)
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("run node %s: %v\n%s", script, err, stderr.String())
+	}
+	report(t, out, len(cases))
+	if err != nil {
+		t.Fatalf("check.mjs failed: %v\n%s", err, stderr.String())
+	}
+}
+
+// report fails t for every case check.mjs did not pass, and when it did
+// not report every case.
+func report(t *testing.T, out []byte, want int) {
+	t.Helper()
+	passed := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		var r struct {
+			Name string `json:"name"`
+			OK   *bool  `json:"ok"`
+		}
+		if json.Unmarshal(line, &r) != nil || r.OK == nil {
+			continue // the summary line
+		}
+		if *r.OK {
+			passed++
+			continue
+		}
+		t.Errorf("yjs reads case %q differently: %s", r.Name, line)
+	}
+	if passed != want && !t.Failed() {
+		t.Fatalf("check.mjs passed %d of %d cases:\n%s", passed, want, out)
+	}
+}
+
+// scriptPath finds tools/yjscheck/check.mjs above the working directory
+// (the repository root holds go.work) and makes sure node can run it.
+func scriptPath(t *testing.T) string {
+	t.Helper()
+	root := repoRoot(t)
+	dir := filepath.Join(root, "tools", "yjscheck")
+	var missing string
+	if _, err := exec.LookPath("node"); err != nil {
+		missing = "node is not installed"
+	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "yjs", "package.json")); err != nil {
+		missing = "yjs is not installed in tools/yjscheck (run: npm ci --prefix tools/yjscheck)"
+	}
+	if missing != "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("cannot check updates with yjs: %s", missing)
+		}
+		t.Skipf("skipping the yjs read-back check: %s", missing)
+	}
+	return filepath.Join(dir, "check.mjs")
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.work above the working directory: cannot find tools/yjscheck")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,51 @@
+package identity
+
+import (
+	"context"
+
+	"github.com/opencollab/backend/pkg/api"
+)
+
+// GroupMemberResult is the per-user outcome of adding users to or removing
+// them from a user group.
+type GroupMemberResult struct {
+	Success bool   `json:"success"`
+	GroupID string `json:"organizationUserGroupId"`
+	Message string `json:"message"`
+}
+
+// AddGroupMembers puts users of the organization into a group. A user who
+// is no member of the organization (at any level) gets success: false.
+func (s *Service) AddGroupMembers(ctx context.Context, ws, orgID, groupID string, userIDs []string) (map[string]GroupMemberResult, error) {
+	if err := s.mustHaveGroup(ctx, ws, orgID, groupID); err != nil {
+		return nil, err
+	}
+	now := s.nowMilli()
+	out := make(map[string]GroupMemberResult, len(userIDs))
+	for _, userID := range userIDs {
+		member, err := s.store.IsOrganizationMember(ctx, ws, orgID, userID)
+		if err != nil {
+			return nil, err
+		}
+		if !member {
+			out[userID] = GroupMemberResult{GroupID: groupID, Message: "User does not exist in the organization."}
+			continue
+		}
+		if err := s.store.AddGroupMember(ctx, ws, orgID, groupID, userID, now); err != nil {
+			return nil, err
+		}
+		out[userID] = GroupMemberResult{Success: true, GroupID: groupID, Message: "User added to the group."}
+	}
+	return out, nil
+}
+
+func (s *Service) mustHaveGroup(ctx context.Context, ws, orgID, groupID string) error {
+	ok, err := s.store.GroupExists(ctx, ws, orgID, groupID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return api.Errorf(api.NotFound, "user group %s does not exist in organization %s", groupID, orgID)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package identity
+
+import (
+	"context"
+	"fmt"
+)
+
+// Grant is one resource of permissions/add.
+type Grant struct {
+	Type           ResourceType
+	ID             string
+	OrganizationID string // required for folders and documents; ignored for organizations
+	AccessRole     Role   // "" = editor
+	ExpiresAt      *int64 // Unix seconds
+}
+
+func (g Grant) key(userID string) MembershipKey {
+	if g.Type == ResourceOrganization {
+		return MembershipKey{OrganizationID: g.ID, Type: ResourceOrganization, ResourceID: g.ID, UserID: userID}
+	}
+	return MembershipKey{OrganizationID: g.OrganizationID, Type: g.Type, ResourceID: g.ID, UserID: userID}
+}
+
+// AddPermissions grants userID each resource as a membership with its role
+// and expiry (checked to lie in the future by the caller). A grant implies
+// the resource exists, so a missing organization, folder (at the root) or
+// document is created with defaults.
+func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants []Grant) error {
+	for i, g := range grants {
+		if g.Type == ResourceFolder {
+			if err := checkFolderID(fmt.Sprintf("permissions.resources[%d].id", i), g.ID); err != nil {
+				return err
+			}
+		}
+	}
+	now := s.nowMilli()
+	if err := s.store.SaveUser(ctx, ws, Profile{UserID: userID}, now); err != nil {
+		return err
+	}
+	for _, g := range grants {
+		if err := s.ensureGranted(ctx, ws, g, now); err != nil {
+			return err
+		}
+		role := g.AccessRole
+		if role == "" {
+			role = RoleEditor
+		}
+		m := Membership{MembershipKey: g.key(userID), AccessRole: role, ExpiresAt: g.ExpiresAt, CreatedAt: now}
+		if err := s.store.SaveMembership(ctx, ws, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) ensureGranted(ctx context.Context, ws string, g Grant, now int64) error {
+	orgID := g.key("").OrganizationID
+	if err := s.store.EnsureOrganization(ctx, ws, orgID, now); err != nil {
+		return err
+	}
+	switch g.Type {
+	case ResourceFolder:
+		return s.store.EnsureFolder(ctx, ws, newRootFolder(orgID, g.ID, now))
+	case ResourceDocument:
+		return s.store.EnsureDocument(ctx, ws, newDocument(orgID, g.ID, now))
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package identity_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/svc-identity/internal/identity"
+)
+
+func TestGrantsCreateResourcesAndDecideAccess(t *testing.T) {
+	svc, st, clk := newService(t)
+	ctx := t.Context()
+	soon := clk.t.Add(time.Hour).Unix()
+	err := svc.AddPermissions(ctx, "ws1", "u1", []identity.Grant{
+		{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer},
+		{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1", AccessRole: identity.RoleEditor, ExpiresAt: &soon},
+		{Type: identity.ResourceFolder, ID: "f1", OrganizationID: "o1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GetDocument(ctx, "ws1", "o1", "d1"); err != nil {
+		t.Fatalf("grant did not create the document: %v", err)
+	}
+	if _, err := st.GetFolder(ctx, "ws1", "o1", "f1"); err != nil {
+		t.Fatalf("grant did not create the folder: %v", err)
+	}
+	restricted := identity.Restricted
+	if _, err := svc.AddDocuments(ctx, "ws1", identity.AddDocumentsRequest{
+		OrganizationID: "o1", Documents: []identity.DocumentInput{{ID: "secret", AccessType: &restricted}, {ID: "open"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	q := identity.PermissionsQuery{OrganizationID: "o1", UserIDs: []string{"u1", "u2"}, FolderIDs: []string{"f1"}, DocumentIDs: []string{"d1", "secret", "open"}}
+	got, err := svc.GetPermissions(ctx, "ws1", q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1 := got["u1"]
+	if r := u1.Organization["o1"]; r.AccessRole != identity.RoleViewer {
+		t.Errorf("u1 organization = %+v", r)
+	}
+	if r := u1.Documents["d1"]; r.AccessRole != identity.RoleEditor || r.ExpiresAt == nil || *r.ExpiresAt != soon {
+		t.Errorf("u1 d1 = %+v, want editor until %d", r, soon)
+	}
+	if r := u1.Documents["open"]; r.AccessRole != identity.RoleViewer {
+		t.Errorf("u1 open (through the organization) = %+v", r)
+	}
+	if r := u1.Documents["secret"]; r.ErrorCode != identity.CodePermissionDenied || r.AccessType != identity.Restricted {
+		t.Errorf("u1 secret (restricted) = %+v, want denied", r)
+	}
+	if r := u1.Folders["f1"]; r.AccessRole != identity.RoleEditor {
+		t.Errorf("u1 f1 = %+v, want editor (the default role)", r)
+	}
+	if r := got["u2"].Documents["open"]; r.ErrorCode != identity.CodePermissionDenied {
+		t.Errorf("u2 (no membership) open = %+v, want denied", r)
+	}
+
+	clk.t = clk.t.Add(2 * time.Hour)
+	got, _ = svc.GetPermissions(ctx, "ws1", q)
+	if r := got["u1"].Documents["d1"]; r.AccessRole != identity.RoleViewer {
+		t.Errorf("after expiry, d1 = %+v; want viewer through the organization only", r)
+	}
+}
+
+func TestMissingResourceIsNotFoundWithDetails(t *testing.T) {
+	svc, _, _ := newService(t)
+	ctx := t.Context()
+	if err := svc.AddPermissions(ctx, "ws1", "u1", []identity.Grant{{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1"}}); err != nil {
+		t.Fatal(err)
+	}
+	q := identity.PermissionsQuery{OrganizationID: "o1", UserIDs: []string{"u1"}, DocumentIDs: []string{"d1", "ghost"}}
+	_, err := svc.GetPermissions(ctx, "ws1", q)
+	apiErr, ok := api.AsError(err)
+	if !ok || apiErr.Status != api.NotFound {
+		t.Fatalf("err = %v, want NOT_FOUND", err)
+	}
+	details, _ := apiErr.Details.(map[string]identity.UserPermissions)
+	if r := details["u1"].Documents["ghost"]; r.ErrorCode != identity.CodeDoesNotExist {
+		t.Fatalf("details ghost = %+v", r)
+	}
+	if r := details["u1"].Documents["d1"]; r.AccessRole != identity.RoleEditor {
+		t.Fatalf("details d1 = %+v", r)
+	}
+	q.SkipExistenceCheck = true
+	if _, err := svc.GetPermissions(ctx, "ws1", q); err != nil {
+		t.Fatalf("with skipResourceExistenceValidation: %v", err)
+	}
+}
+
+func TestRemovingTheOrganizationGrantKeepsDocumentGrants(t *testing.T) {
+	svc, _, _ := newService(t)
+	ctx := t.Context()
+	grants := []identity.Grant{
+		{Type: identity.ResourceOrganization, ID: "o1"},
+		{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1"},
+		{Type: identity.ResourceDocument, ID: "d2", OrganizationID: "o1"},
+	}
+	if err := svc.AddPermissions(ctx, "ws1", "u1", grants); err != nil {
+		t.Fatal(err)
+	}
+	err := svc.RemovePermissions(ctx, "ws1", "u1", []identity.ResourceRef{
+		{Type: identity.ResourceOrganization, ID: "o1"},
+		{Type: identity.ResourceDocument, ID: "d2", OrganizationID: "o1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := svc.GetPermissions(ctx, "ws1", identity.PermissionsQuery{OrganizationID: "o1", UserIDs: []string{"u1"}, DocumentIDs: []string{"d1", "d2"}})
+	u1 := got["u1"]
+	if u1.Organization["o1"].ErrorCode != identity.CodePermissionDenied {
+		t.Errorf("organization still granted: %+v", u1.Organization["o1"])
+	}
+	if u1.Documents["d1"].AccessRole != identity.RoleEditor {
+		t.Errorf("d1 lost: %+v", u1.Documents["d1"])
+	}
+	if u1.Documents["d2"].ErrorCode != identity.CodePermissionDenied {
+		t.Errorf("d2 still granted: %+v", u1.Documents["d2"])
+	}
+}

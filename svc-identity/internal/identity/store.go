@@ -1,0 +1,147 @@
+package identity
+
+import "context"
+
+// Store is the persistence the operations need. Every method is scoped to
+// one workspace; lookups of a single record return ErrNotFound, inserts of a
+// record that exists return ErrAlreadyExists.
+type Store interface {
+	OrganizationStore
+	FolderStore
+	DocumentStore
+	UserStore
+	MembershipStore
+	GroupStore
+	DocumentMigrationStore
+	UserOverviewStore
+}
+
+// OrganizationStore keeps organization records.
+type OrganizationStore interface {
+	GetOrganization(ctx context.Context, ws, orgID string) (Organization, error)
+	// EnsureOrganization creates the organization with defaults if missing.
+	EnsureOrganization(ctx context.Context, ws, orgID string, now int64) error
+	// SaveOrganization creates or updates; created reports which.
+	SaveOrganization(ctx context.Context, ws string, in OrganizationInput, now int64) (created bool, err error)
+	// UpdateOrganization changes an existing organization only.
+	UpdateOrganization(ctx context.Context, ws string, in OrganizationInput, now int64) (found bool, err error)
+	ListOrganizations(ctx context.Context, ws string, q OrganizationQuery) ([]Organization, error)
+	// DeleteOrganization removes the organization with its folders,
+	// documents, memberships, groups and group members (record last).
+	DeleteOrganization(ctx context.Context, ws, orgID string) (found bool, err error)
+}
+
+// OrganizationQuery selects a page of organizations sorted by id.
+type OrganizationQuery struct {
+	IDs   []string // nil = all
+	After string   // ids greater than this
+	Limit int
+}
+
+// FolderStore keeps folder records.
+type FolderStore interface {
+	GetFolder(ctx context.Context, ws, orgID, folderID string) (Folder, error)
+	GetFolders(ctx context.Context, ws, orgID string, ids []string) ([]Folder, error)
+	InsertFolder(ctx context.Context, ws string, f Folder) error
+	// EnsureFolder inserts f unless a folder with its id exists.
+	EnsureFolder(ctx context.Context, ws string, f Folder) error
+	ListFolders(ctx context.Context, ws, orgID string) ([]Folder, error)
+	// ListDescendantFolders returns every folder below folderID.
+	ListDescendantFolders(ctx context.Context, ws, orgID, folderID string) ([]Folder, error)
+	RenameFolder(ctx context.Context, ws, orgID, folderID, name string, now int64) error
+	// PlaceFolder sets the parent and ancestors path of one folder.
+	PlaceFolder(ctx context.Context, ws, orgID, folderID, parentID string, ancestors []string, now int64) error
+	// DeleteFolders removes the folders with their documents and the
+	// memberships of both.
+	DeleteFolders(ctx context.Context, ws, orgID string, folderIDs []string) error
+}
+
+// DocumentStore keeps document records.
+type DocumentStore interface {
+	GetDocument(ctx context.Context, ws, orgID, docID string) (Document, error)
+	GetDocuments(ctx context.Context, ws, orgID string, ids []string) ([]Document, error)
+	InsertDocument(ctx context.Context, ws string, d Document) error
+	// EnsureDocument inserts d unless a document with its id exists.
+	EnsureDocument(ctx context.Context, ws string, d Document) error
+	UpdateDocument(ctx context.Context, ws, orgID string, in DocumentInput, now int64) (found bool, err error)
+	ListDocuments(ctx context.Context, ws string, q DocumentQuery) ([]Document, error)
+	// DeleteDocument removes the document and its memberships.
+	DeleteDocument(ctx context.Context, ws, orgID, docID string) (found bool, err error)
+}
+
+// DocumentQuery selects a page of an organization's documents sorted by id.
+type DocumentQuery struct {
+	OrganizationID string
+	FolderID       *string // nil = any folder
+	After          string
+	Limit          int
+}
+
+// UserStore keeps user profiles, which are workspace-wide.
+type UserStore interface {
+	// SaveUser creates the user or updates the fields p carries.
+	SaveUser(ctx context.Context, ws string, p Profile, now int64) error
+	GetUsers(ctx context.Context, ws string, userIDs []string) (map[string]UserSummary, error)
+}
+
+// MembershipStore keeps memberships.
+type MembershipStore interface {
+	// SaveMembership creates or updates m. An empty AccessRole keeps the
+	// stored role (editor for a new membership); a nil ExpiresAt makes the
+	// membership permanent.
+	SaveMembership(ctx context.Context, ws string, m Membership) error
+	GetMembership(ctx context.Context, ws string, key MembershipKey) (Membership, error)
+	SetMembershipRole(ctx context.Context, ws string, key MembershipKey, role Role) error
+	// IsOrganizationMember reports whether the user has any membership in
+	// the organization (organization, folder or document level).
+	IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error)
+	DeleteMembership(ctx context.Context, ws string, key MembershipKey) (found bool, err error)
+	// DeleteMemberships removes a user's memberships of one resource type
+	// and id in every organization (permission removal without an
+	// organization id).
+	DeleteMemberships(ctx context.Context, ws string, t ResourceType, resourceID, userID string) error
+	// RemoveFromOrganization removes every membership and group membership
+	// of the user in the organization.
+	RemoveFromOrganization(ctx context.Context, ws, orgID, userID string) (found bool, err error)
+	ListMembers(ctx context.Context, ws string, q MemberQuery) ([]Membership, error)
+	// UserMemberships returns the users' memberships of the organization
+	// itself and of the given folders and documents, expired ones included.
+	UserMemberships(ctx context.Context, ws string, q GrantQuery) ([]Membership, error)
+}
+
+// GrantQuery selects the memberships that decide access to some resources.
+type GrantQuery struct {
+	OrganizationID string
+	UserIDs        []string
+	FolderIDs      []string
+	DocumentIDs    []string
+}
+
+// MemberQuery selects a page of memberships of one resource type, sorted by
+// resource id then user id, leaving out those expired at ActiveAt.
+type MemberQuery struct {
+	OrganizationID string
+	Type           ResourceType
+	ResourceID     string   // "" = every resource of Type
+	UserIDs        []string // nil = any user
+	After          MemberCursor
+	ActiveAt       int64 // Unix seconds
+	Limit          int
+}
+
+// MemberCursor is the key of the last membership of a page.
+type MemberCursor struct {
+	ResourceID string `json:"r,omitempty"`
+	UserID     string `json:"u,omitempty"`
+}
+
+// GroupStore keeps user groups and their members.
+type GroupStore interface {
+	SaveGroup(ctx context.Context, ws string, g Group, now int64) (created bool, err error)
+	GroupExists(ctx context.Context, ws, orgID, groupID string) (bool, error)
+	AddGroupMember(ctx context.Context, ws, orgID, groupID, userID string, now int64) error
+	RemoveGroupMember(ctx context.Context, ws, orgID, groupID, userID string) (found bool, err error)
+	// RemoveAllGroupMembers empties the group and returns who was in it.
+	RemoveAllGroupMembers(ctx context.Context, ws, orgID, groupID string) ([]string, error)
+	ListGroupMembers(ctx context.Context, ws, orgID string, groupIDs []string) ([]string, error)
+}

@@ -1,0 +1,78 @@
+package store
+
+import (
+	"context"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/opencollab/backend/svc-identity/internal/identity"
+)
+
+type groupMemberRecord struct {
+	UserID string `bson:"userId"`
+}
+
+func groupKey(ws, orgID, groupID string) bson.D {
+	return append(orgKey(ws, orgID), bson.E{Key: "groupId", Value: groupID})
+}
+
+// SaveGroup implements identity.GroupStore.
+func (s *Store) SaveGroup(ctx context.Context, ws string, g identity.Group, now int64) (bool, error) {
+	set, onInsert := bson.M{"lastUpdated": now}, bson.M{"createdAt": now}
+	if g.Name != nil {
+		set["groupName"] = *g.Name
+	} else {
+		onInsert["groupName"] = ""
+	}
+	return upsert(ctx, s.groups, groupKey(ws, g.OrganizationID, g.ID), bson.M{"$set": set, "$setOnInsert": onInsert})
+}
+
+// GroupExists implements identity.GroupStore.
+func (s *Store) GroupExists(ctx context.Context, ws, orgID, groupID string) (bool, error) {
+	return exists(ctx, s.groups, groupKey(ws, orgID, groupID))
+}
+
+// AddGroupMember implements identity.GroupStore.
+func (s *Store) AddGroupMember(ctx context.Context, ws, orgID, groupID, userID string, now int64) error {
+	key := append(groupKey(ws, orgID, groupID), bson.E{Key: "userId", Value: userID})
+	_, err := upsert(ctx, s.groupMembers, key, bson.M{"$setOnInsert": bson.M{"createdAt": now}})
+	return err
+}
+
+// RemoveGroupMember implements identity.GroupStore.
+func (s *Store) RemoveGroupMember(ctx context.Context, ws, orgID, groupID, userID string) (bool, error) {
+	n, err := deleteMany(ctx, s.groupMembers, append(groupKey(ws, orgID, groupID), bson.E{Key: "userId", Value: userID}))
+	return n > 0, err
+}
+
+// RemoveAllGroupMembers implements identity.GroupStore. Only the members
+// read are removed, so someone added meanwhile is neither removed nor
+// reported.
+func (s *Store) RemoveAllGroupMembers(ctx context.Context, ws, orgID, groupID string) ([]string, error) {
+	members, err := s.ListGroupMembers(ctx, ws, orgID, []string{groupID})
+	if err != nil || len(members) == 0 {
+		return members, err
+	}
+	filter := append(groupKey(ws, orgID, groupID), bson.E{Key: "userId", Value: bson.M{"$in": members}})
+	_, err = deleteMany(ctx, s.groupMembers, filter)
+	return members, err
+}
+
+// ListGroupMembers implements identity.GroupStore: the distinct members of
+// the groups, sorted.
+func (s *Store) ListGroupMembers(ctx context.Context, ws, orgID string, groupIDs []string) ([]string, error) {
+	filter := append(orgKey(ws, orgID), bson.E{Key: "groupId", Value: bson.M{"$in": groupIDs}})
+	recs, err := findAll[groupMemberRecord](ctx, s.groupMembers, filter,
+		options.Find().SetProjection(bson.M{"userId": 1}))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(recs))
+	for _, r := range recs {
+		ids = append(ids, r.UserID)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}

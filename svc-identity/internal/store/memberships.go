@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/opencollab/backend/svc-identity/internal/identity"
+)
+
+// membershipRecord stores an organization-level membership with the
+// organization id as resourceId.
+type membershipRecord struct {
+	WorkspaceID    string `bson:"workspaceId"`
+	OrganizationID string `bson:"organizationId"`
+	ResourceType   string `bson:"resourceType"`
+	ResourceID     string `bson:"resourceId"`
+	UserID         string `bson:"userId"`
+	AccessRole     string `bson:"accessRole"`
+	ExpiresAt      *int64 `bson:"expiresAt,omitempty"`
+	CreatedAt      int64  `bson:"createdAt"`
+}
+
+func (r membershipRecord) domain() identity.Membership {
+	return identity.Membership{
+		MembershipKey: identity.MembershipKey{
+			OrganizationID: r.OrganizationID, Type: identity.ResourceType(r.ResourceType),
+			ResourceID: r.ResourceID, UserID: r.UserID,
+		},
+		AccessRole: identity.Role(r.AccessRole), ExpiresAt: r.ExpiresAt, CreatedAt: r.CreatedAt,
+	}
+}
+
+func membershipKey(ws string, k identity.MembershipKey) bson.D {
+	return bson.D{
+		{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: k.OrganizationID},
+		{Key: "resourceType", Value: string(k.Type)}, {Key: "resourceId", Value: k.ResourceID},
+		{Key: "userId", Value: k.UserID},
+	}
+}
+
+// resourceFilter matches every membership of the given resources.
+func resourceFilter(ws, orgID string, t identity.ResourceType, ids []string) bson.D {
+	return append(orgKey(ws, orgID),
+		bson.E{Key: "resourceType", Value: string(t)}, bson.E{Key: "resourceId", Value: bson.M{"$in": ids}})
+}
+
+// SaveMembership implements identity.MembershipStore.
+func (s *Store) SaveMembership(ctx context.Context, ws string, m identity.Membership) error {
+	set, onInsert := bson.M{}, bson.M{"createdAt": m.CreatedAt}
+	if m.AccessRole != "" {
+		set["accessRole"] = string(m.AccessRole)
+	} else {
+		onInsert["accessRole"] = string(identity.RoleEditor)
+	}
+	update := bson.M{"$setOnInsert": onInsert}
+	if m.ExpiresAt != nil {
+		set["expiresAt"] = *m.ExpiresAt
+	} else {
+		update["$unset"] = bson.M{"expiresAt": ""}
+	}
+	if len(set) > 0 {
+		update["$set"] = set
+	}
+	_, err := upsert(ctx, s.members, membershipKey(ws, m.MembershipKey), update)
+	return err
+}
+
+// GetMembership implements identity.MembershipStore.
+func (s *Store) GetMembership(ctx context.Context, ws string, key identity.MembershipKey) (identity.Membership, error) {
+	var r membershipRecord
+	if err := findOne(ctx, s.members, membershipKey(ws, key), &r); err != nil {
+		return identity.Membership{}, err
+	}
+	return r.domain(), nil
+}
+
+// SetMembershipRole implements identity.MembershipStore.
+func (s *Store) SetMembershipRole(ctx context.Context, ws string, key identity.MembershipKey, role identity.Role) error {
+	_, err := updateOne(ctx, s.members, membershipKey(ws, key), bson.M{"$set": bson.M{"accessRole": string(role)}})
+	return err
+}
+
+// IsOrganizationMember implements identity.MembershipStore.
+func (s *Store) IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error) {
+	return exists(ctx, s.members, append(orgKey(ws, orgID), bson.E{Key: "userId", Value: userID}))
+}
+
+// DeleteMembership implements identity.MembershipStore.
+func (s *Store) DeleteMembership(ctx context.Context, ws string, key identity.MembershipKey) (bool, error) {
+	n, err := deleteMany(ctx, s.members, membershipKey(ws, key))
+	return n > 0, err
+}
+
+// DeleteMemberships implements identity.MembershipStore.
+func (s *Store) DeleteMemberships(ctx context.Context, ws string, t identity.ResourceType, resourceID, userID string) error {
+	_, err := deleteMany(ctx, s.members, bson.D{
+		{Key: "workspaceId", Value: ws}, {Key: "resourceType", Value: string(t)},
+		{Key: "resourceId", Value: resourceID}, {Key: "userId", Value: userID},
+	})
+	return err
+}
+
+// RemoveFromOrganization implements identity.MembershipStore.
+func (s *Store) RemoveFromOrganization(ctx context.Context, ws, orgID, userID string) (bool, error) {
+	filter := append(orgKey(ws, orgID), bson.E{Key: "userId", Value: userID})
+	memberships, err := deleteMany(ctx, s.members, filter)
+	if err != nil {
+		return false, err
+	}
+	inGroups, err := deleteMany(ctx, s.groupMembers, filter)
+	return memberships+inGroups > 0, err
+}
+
+// ListMembers implements identity.MembershipStore with keyset paging on
+// (resourceId, userId), the tail of the unique index.
+func (s *Store) ListMembers(ctx context.Context, ws string, q identity.MemberQuery) ([]identity.Membership, error) {
+	filter := append(orgKey(ws, q.OrganizationID), bson.E{Key: "resourceType", Value: string(q.Type)})
+	user := bson.M{}
+	if q.UserIDs != nil {
+		user["$in"] = q.UserIDs
+	}
+	and := bson.A{bson.M{"$or": bson.A{
+		bson.M{"expiresAt": bson.M{"$exists": false}},
+		bson.M{"expiresAt": bson.M{"$gte": q.ActiveAt}},
+	}}}
+	switch {
+	case q.ResourceID != "":
+		filter = append(filter, bson.E{Key: "resourceId", Value: q.ResourceID})
+		if q.After.UserID != "" {
+			user["$gt"] = q.After.UserID
+		}
+	case q.After != (identity.MemberCursor{}):
+		and = append(and, bson.M{"$or": bson.A{
+			bson.M{"resourceId": bson.M{"$gt": q.After.ResourceID}},
+			bson.M{"resourceId": q.After.ResourceID, "userId": bson.M{"$gt": q.After.UserID}},
+		}})
+	}
+	if len(user) > 0 {
+		filter = append(filter, bson.E{Key: "userId", Value: user})
+	}
+	filter = append(filter, bson.E{Key: "$and", Value: and})
+	recs, err := findAll[membershipRecord](ctx, s.members, filter, pageOptions(q.Limit, "resourceId", "userId"))
+	if err != nil {
+		return nil, err
+	}
+	return membershipsOf(recs), nil
+}
+
+// UserMemberships implements identity.MembershipStore.
+func (s *Store) UserMemberships(ctx context.Context, ws string, q identity.GrantQuery) ([]identity.Membership, error) {
+	if len(q.UserIDs) == 0 {
+		return nil, nil
+	}
+	resources := bson.A{bson.M{"resourceType": string(identity.ResourceOrganization)}}
+	if len(q.FolderIDs) > 0 {
+		resources = append(resources, bson.M{"resourceType": string(identity.ResourceFolder), "resourceId": bson.M{"$in": q.FolderIDs}})
+	}
+	if len(q.DocumentIDs) > 0 {
+		resources = append(resources, bson.M{"resourceType": string(identity.ResourceDocument), "resourceId": bson.M{"$in": q.DocumentIDs}})
+	}
+	filter := append(orgKey(ws, q.OrganizationID),
+		bson.E{Key: "userId", Value: bson.M{"$in": q.UserIDs}}, bson.E{Key: "$or", Value: resources})
+	recs, err := findAll[membershipRecord](ctx, s.members, filter)
+	if err != nil {
+		return nil, err
+	}
+	return membershipsOf(recs), nil
+}
+
+func membershipsOf(recs []membershipRecord) []identity.Membership {
+	out := make([]identity.Membership, len(recs))
+	for i, r := range recs {
+		out[i] = r.domain()
+	}
+	return out
+}

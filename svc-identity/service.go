@@ -1,0 +1,130 @@
+// Package svcidentity is the identity service: users, organizations,
+// folders and documents as access-controlled resources, memberships and
+// roles, user groups, permission signatures and user tokens. New builds it
+// from configuration and dependencies so cmd/svc-identity and deploy/local
+// host the same thing.
+package svcidentity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/features"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/pagetoken"
+	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/svc-identity/internal/httpapi"
+	"github.com/opencollab/backend/svc-identity/internal/identity"
+	"github.com/opencollab/backend/svc-identity/internal/signing"
+	"github.com/opencollab/backend/svc-identity/internal/store"
+	"github.com/opencollab/backend/svc-identity/internal/userdata"
+)
+
+// Name is the service name in logs and traces.
+const Name = "svc-identity"
+
+// minSecretLen is the shortest internal secret accepted.
+const minSecretLen = 16
+
+// Config is the service configuration, read from the environment.
+type Config struct {
+	ListenAddr     string `env:"LISTEN_ADDR, default=:8080"`
+	MongoURI       string `env:"MONGO_URI" mask:"true"`
+	MongoDB        string `env:"MONGO_DB, default=collab_identity"`
+	RedisURL       string `env:"REDIS_URL" mask:"true"`
+	InternalSecret string `env:"INTERNAL_SECRET" mask:"true"`
+	LogLevel       string `env:"LOG_LEVEL, default=info"`
+	// WorkspaceURL is svc-workspace, asked for feature switches; empty
+	// enables every feature (tests, embedded setups).
+	WorkspaceURL string `env:"WORKSPACE_URL"`
+	// ContentURL and NotifyURL are read by users/data/get; while one is
+	// empty that operation answers UNAVAILABLE.
+	ContentURL string `env:"CONTENT_URL"`
+	NotifyURL  string `env:"NOTIFY_URL"`
+}
+
+// Validate checks what New needs. Store addresses are checked by
+// ValidateStores, since a host passing ready clients in Deps has none.
+func (c *Config) Validate() error {
+	if len(c.InternalSecret) < minSecretLen {
+		return fmt.Errorf("INTERNAL_SECRET must be at least %d characters", minSecretLen)
+	}
+	return nil
+}
+
+// ValidateStores checks the store addresses a standalone process connects to.
+func (c *Config) ValidateStores() error {
+	if c.MongoURI == "" {
+		return errors.New("MONGO_URI is required")
+	}
+	if c.RedisURL == "" {
+		return errors.New("REDIS_URL is required")
+	}
+	return nil
+}
+
+// Deps are the connected stores the service runs on.
+type Deps struct {
+	DB     *mongo.Database
+	Redis  *redis.Client
+	Logger *slog.Logger
+}
+
+// Service is a ready-to-serve identity service.
+type Service struct {
+	handler http.Handler
+}
+
+// New creates the indexes and builds the HTTP handler.
+func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	if deps.DB == nil || deps.Redis == nil {
+		return nil, fmt.Errorf("%s: Deps.DB and Deps.Redis are required", Name)
+	}
+	mongoStore := store.New(deps.DB)
+	if err := mongoStore.EnsureIndexes(ctx); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	secrets := signing.NewSecretStore(deps.DB)
+	if err := secrets.EnsureIndexes(ctx); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	pages := pagetoken.New(deps.Redis, 0)
+	ids := identity.NewService(mongoStore, pages, time.Now)
+	signer := internalauth.NewSigner(cfg.InternalSecret)
+	backends := httpapi.Backends{
+		Features: features.NewChecker(optionalClient("svc-workspace", cfg.WorkspaceURL, signer), 0),
+		UserData: userdata.NewService(
+			svcclient.New("svc-content", cfg.ContentURL, signer),
+			svcclient.New("svc-notify", cfg.NotifyURL, signer),
+			pages, ids),
+	}
+	engine := api.NewEngine(func(ctx context.Context) error {
+		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
+	})
+	httpapi.Routes(engine, signer, ids, secrets, time.Now, backends)
+	return &Service{handler: otelhttp.NewHandler(engine, Name)}, nil
+}
+
+// optionalClient is a client for the service at baseURL, or nil when no
+// address is configured.
+func optionalClient(name, baseURL string, signer *internalauth.Signer) *svcclient.Client {
+	if baseURL == "" {
+		return nil
+	}
+	return svcclient.New(name, baseURL, signer)
+}
+
+// Handler serves every route, traced.
+func (s *Service) Handler() http.Handler { return s.handler }

@@ -1,0 +1,85 @@
+package svcmemory
+
+import (
+	"errors"
+	"fmt"
+)
+
+// minSecretLen is the shortest internal secret accepted.
+const minSecretLen = 16
+
+// Config is the service configuration, read from the environment.
+type Config struct {
+	ListenAddr     string `env:"LISTEN_ADDR, default=:8080"`
+	MongoURI       string `env:"MONGO_URI" mask:"true"`
+	MongoDB        string `env:"MONGO_DB, default=collab_memory"`
+	RedisURL       string `env:"REDIS_URL" mask:"true"`
+	InternalSecret string `env:"INTERNAL_SECRET" mask:"true"`
+
+	// QdrantAddr (host:port of the gRPC API) selects Qdrant as the vector
+	// index; empty: the embedded in-process index, rebuilt from MongoDB at
+	// start. Embedded suits one replica only: each process indexes what it
+	// consumes, so several replicas need Qdrant.
+	QdrantAddr       string `env:"QDRANT_ADDR"`
+	QdrantAPIKey     string `env:"QDRANT_API_KEY" mask:"true"`
+	QdrantCollection string `env:"QDRANT_COLLECTION, default=judgments"` // + "_review" / "_content"
+	// IndexSnapshotDir keeps snapshots of the embedded index, so a restart
+	// loads instead of rebuilding. Optional.
+	IndexSnapshotDir string `env:"INDEX_SNAPSHOT_DIR"`
+
+	// EmbeddingsBaseURL selects an OpenAI-compatible /v1/embeddings
+	// endpoint; empty: the deterministic hashing embedder. EmbeddingDim is
+	// the vector length (the model's, with an endpoint).
+	EmbeddingsBaseURL string `env:"EMBEDDINGS_BASE_URL"`
+	EmbeddingsAPIKey  string `env:"EMBEDDINGS_API_KEY" mask:"true"`
+	EmbeddingsModel   string `env:"EMBEDDINGS_MODEL"`
+	EmbeddingDim      int    `env:"EMBEDDING_DIM, default=256"`
+
+	// ChatBaseURL selects an OpenAI-compatible /v1/chat/completions
+	// endpoint that writes ask's answers; empty: extractive answers.
+	ChatBaseURL string `env:"CHAT_BASE_URL"`
+	ChatAPIKey  string `env:"CHAT_API_KEY" mask:"true"`
+	ChatModel   string `env:"CHAT_MODEL"`
+
+	// MinSimilarity is the relevance threshold of ask and suggest; 0 takes
+	// the default tuned for the hashing embedder. Tune it for a model.
+	MinSimilarity float64 `env:"MEMORY_MIN_SIMILARITY, default=0"`
+
+	LogLevel string `env:"LOG_LEVEL, default=info"`
+}
+
+// Validate checks what New needs. Store addresses are checked by
+// ValidateStores, since a host passing ready clients in Deps has none.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.InternalSecret) < minSecretLen {
+		errs = append(errs, fmt.Errorf("INTERNAL_SECRET must be at least %d characters", minSecretLen))
+	}
+	if c.EmbeddingDim <= 0 {
+		errs = append(errs, errors.New("EMBEDDING_DIM must be positive"))
+	}
+	if c.EmbeddingsBaseURL != "" && c.EmbeddingsModel == "" {
+		errs = append(errs, errors.New("EMBEDDINGS_MODEL is required with EMBEDDINGS_BASE_URL"))
+	}
+	if c.ChatBaseURL != "" && c.ChatModel == "" {
+		errs = append(errs, errors.New("CHAT_MODEL is required with CHAT_BASE_URL"))
+	}
+	if c.MinSimilarity < 0 || c.MinSimilarity > 1 {
+		errs = append(errs, errors.New("MEMORY_MIN_SIMILARITY must be between 0 and 1"))
+	}
+	if c.QdrantAddr != "" && c.QdrantCollection == "" {
+		errs = append(errs, errors.New("QDRANT_COLLECTION is required with QDRANT_ADDR"))
+	}
+	return errors.Join(errs...)
+}
+
+// ValidateStores checks the store addresses a standalone process connects to.
+func (c *Config) ValidateStores() error {
+	if c.MongoURI == "" {
+		return errors.New("MONGO_URI is required")
+	}
+	if c.RedisURL == "" {
+		return errors.New("REDIS_URL is required")
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package svcmemory_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/opencollab/backend/pkg/internalauth"
+	svcmemory "github.com/opencollab/backend/svc-memory"
+)
+
+func TestConfigValidate(t *testing.T) {
+	long := strings.Repeat("s", 16)
+	tests := []struct {
+		name    string
+		cfg     svcmemory.Config
+		wantErr bool
+	}{
+		{"minimal", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256}, false},
+		{"short secret", svcmemory.Config{InternalSecret: long[:15], EmbeddingDim: 256}, true},
+		{"no dimension", svcmemory.Config{InternalSecret: long}, true},
+		{"embeddings without model", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, EmbeddingsBaseURL: "http://e"}, true},
+		{"chat without model", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, ChatBaseURL: "http://c"}, true},
+		{"threshold above 1", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, MinSimilarity: 1.5}, true},
+		{"full", svcmemory.Config{InternalSecret: long, EmbeddingDim: 1536, EmbeddingsBaseURL: "http://e", EmbeddingsModel: "m",
+			ChatBaseURL: "http://c", ChatModel: "m", MinSimilarity: 0.4}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.cfg.Validate(); (err != nil) != tt.wantErr {
+				t.Fatalf("Validate() = %v, wantErr %v", err, tt.wantErr)
+			}
+		})
+	}
+	if err := (&svcmemory.Config{}).ValidateStores(); err == nil {
+		t.Fatal("ValidateStores accepted empty store addresses")
+	}
+}
+
+func TestWrongPrincipal(t *testing.T) {
+	e := newEnv(t, svcmemory.Config{})
+	move := svcmemory.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d2"}
+	tests := []struct {
+		name, principal, path string
+		data                  any
+	}{
+		{"service searches", content, "/v2/memory/search", map[string]any{"query": "x"}},
+		{"operator lists agents", internalauth.Operator, "/v2/agents/get", map[string]any{}},
+		{"workspace migrates", ws1, svcmemory.MigratePath, move},
+		{"workspace asks has-data", ws1, svcmemory.HasDataPath, move},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
+		})
+	}
+	req := httptest.NewRequest(http.MethodPost, "/v2/memory/search", strings.NewReader(`{"data":{"query":"x"}}`))
+	rec := httptest.NewRecorder()
+	e.h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Fatalf("unsigned request: HTTP %d", rec.Code)
+	}
+}

@@ -1,0 +1,163 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"net/http"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/svc-memory/internal/memory"
+)
+
+// fields is a JSON object with its values undecoded.
+type fields map[string]json.RawMessage
+
+// reader decodes the memory operations field by field, collecting an
+// issue for every field of the wrong type instead of stopping at the
+// first, so one INVALID_ARGUMENT names every bad field.
+type reader struct {
+	issues []memory.Issue
+}
+
+// readData decodes the request's data object. Envelope failures (no body,
+// malformed JSON, $-keys) are reported as an issue of data.
+func readData(req *http.Request) (fields, error) {
+	var data fields
+	if err := api.Decode(req, &data); err != nil {
+		apiErr, _ := api.AsError(err)
+		return nil, memory.Invalid([]memory.Issue{{Field: "data", Message: apiErr.Message}})
+	}
+	return data, nil
+}
+
+func (r *reader) add(field, msg string) {
+	r.issues = append(r.issues, memory.Issue{Field: field, Message: msg})
+}
+
+// value returns the raw value at key, nil when absent or null.
+func value(m fields, key string) json.RawMessage {
+	v := bytes.TrimSpace(m[key])
+	if len(v) == 0 || bytes.Equal(v, []byte("null")) {
+		return nil
+	}
+	return v
+}
+
+func (r *reader) str(m fields, key, field string) string {
+	v := value(m, key)
+	if v == nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		r.add(field, "must be a string")
+	}
+	return s
+}
+
+// integer reads a whole number; absent is nil.
+func (r *reader) integer(m fields, key, field string) *int {
+	v := value(m, key)
+	if v == nil {
+		return nil
+	}
+	var f float64
+	if json.Unmarshal(v, &f) != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+		r.add(field, "must be an integer")
+		return nil
+	}
+	n := int(f)
+	return &n
+}
+
+func (r *reader) object(m fields, key, field string) fields {
+	v := value(m, key)
+	if v == nil {
+		return nil
+	}
+	var obj fields
+	if json.Unmarshal(v, &obj) != nil || obj == nil {
+		r.add(field, "must be an object")
+		return nil
+	}
+	return obj
+}
+
+func (r *reader) strs(m fields, key, field string) []string {
+	v := value(m, key)
+	if v == nil {
+		return nil
+	}
+	var list []string
+	if json.Unmarshal(v, &list) != nil {
+		r.add(field, "must be an array of strings")
+	}
+	return list
+}
+
+// strOrStrs reads a string or an array of strings.
+func (r *reader) strOrStrs(m fields, key, field string) []string {
+	v := value(m, key)
+	if v == nil {
+		return nil
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		if s == "" {
+			return nil
+		}
+		return []string{s}
+	}
+	var list []string
+	if json.Unmarshal(v, &list) != nil {
+		r.add(field, "must be a string or an array of strings")
+	}
+	return list
+}
+
+// instant reads a date bound: epoch ms (number or digits) or ISO-8601.
+func (r *reader) instant(m fields, key, field string, end bool) *int64 {
+	v := value(m, key)
+	if v == nil {
+		return nil
+	}
+	var text string
+	var num json.Number
+	switch {
+	case json.Unmarshal(v, &text) == nil:
+	case json.Unmarshal(v, &num) == nil:
+		text = num.String()
+	default:
+		r.add(field, "must be an ISO-8601 string or epoch milliseconds")
+		return nil
+	}
+	ms, err := memory.ParseInstant(text, end)
+	if err != nil {
+		r.add(field, err.Error())
+		return nil
+	}
+	return &ms
+}
+
+// filters reads the filters object of search and ask.
+func (r *reader) filters(data fields) memory.Filters {
+	f := r.object(data, "filters", "filters")
+	out := memory.Filters{
+		Decisions:          r.strOrStrs(f, "decision", "filters.decision"),
+		JudgeType:          r.str(f, "judgeType", "filters.judgeType"),
+		ContentType:        r.str(f, "contentType", "filters.contentType"),
+		ReviewerID:         r.str(f, "reviewerId", "filters.reviewerId"),
+		AnnotationID:       r.str(f, "annotationId", "filters.annotationId"),
+		ExcludeDocumentIDs: r.strs(f, "excludeDocumentIds", "filters.excludeDocumentIds"),
+	}
+	// Also accepted next to filters, where the issue text puts it.
+	out.ExcludeDocumentIDs = append(out.ExcludeDocumentIDs, r.strs(data, "excludeDocumentIds", "excludeDocumentIds")...)
+	if dr := r.object(f, "dateRange", "filters.dateRange"); dr != nil {
+		out.DateRange = &memory.DateRange{
+			Start: r.instant(dr, "start", "filters.dateRange.start", false),
+			End:   r.instant(dr, "end", "filters.dateRange.end", true),
+		}
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/opencollab/backend/svc-memory/internal/vector"
+)
+
+// sweepBatch is how many unindexed judgments one sweep round embeds.
+const sweepBatch = 256
+
+// pointID is a judgment's vector id: the indexes are shared by all
+// workspaces, record ids are unique only within one.
+func pointID(ws, recordID string) string { return ws + "/" + recordID }
+
+// recordIDOf inverts pointID for a hit of workspace ws.
+func recordIDOf(ws, id string) (string, bool) {
+	return strings.CutPrefix(id, ws+"/")
+}
+
+// index embeds the judgments (review and content texts in one call) and
+// upserts their vectors into both indexes, then marks them indexed.
+func (s *Service) index(ctx context.Context, batch []Stored) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	texts := make([]string, 0, 2*len(batch))
+	for _, j := range batch {
+		texts = append(texts, s.embedText(j.ReviewText()), s.embedText(j.ContentText()))
+	}
+	vecs, err := s.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed %d judgments: %w", len(batch), err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embed %d texts: got %d vectors", len(texts), len(vecs))
+	}
+	review := make([]vector.Point, len(batch))
+	content := make([]vector.Point, len(batch))
+	for i, j := range batch {
+		id, payload := pointID(j.WorkspaceID, j.RecordID), payloadOf(j)
+		review[i] = vector.Point{ID: id, Vector: vecs[2*i], Payload: payload}
+		content[i] = vector.Point{ID: id, Vector: vecs[2*i+1], Payload: payload}
+	}
+	if err := s.Review.Upsert(ctx, review...); err != nil {
+		return fmt.Errorf("upsert review vectors: %w", err)
+	}
+	if err := s.Content.Upsert(ctx, content...); err != nil {
+		return fmt.Errorf("upsert content vectors: %w", err)
+	}
+	return s.Store.MarkIndexed(ctx, batch)
+}
+
+func payloadOf(j Stored) vector.Payload {
+	return vector.Payload{
+		WorkspaceID: j.WorkspaceID, OrganizationID: j.OrganizationID, DocumentID: j.DocumentID,
+		Decision: j.Decision, JudgeType: j.JudgeType, ContentType: j.ContentType,
+		ReviewerID: j.Reviewer.UserID, AnnotationID: j.AnnotationID, CreatedAt: j.CreatedAt,
+	}
+}
+
+// Sweep indexes every judgment not marked indexed: those whose indexing
+// failed (embedder or index down), moved by a document migration, or
+// marked by Reindex. One sweep runs at a time; a second caller waits.
+func (s *Service) Sweep(ctx context.Context) (int, error) {
+	select {
+	case s.sweeping <- struct{}{}:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	defer func() { <-s.sweeping }()
+	total := 0
+	for {
+		batch, err := s.Store.Unindexed(ctx, sweepBatch)
+		if err != nil {
+			return total, err
+		}
+		if err := s.index(ctx, batch); err != nil {
+			return total, err
+		}
+		total += len(batch)
+		if len(batch) < sweepBatch {
+			return total, nil
+		}
+	}
+}
+
+// Reindex marks the judgments written since (epoch ms; 0: all) not indexed
+// and sweeps: how an empty embedded index is rebuilt from the store of
+// record at start, and how one loaded from a snapshot catches up.
+func (s *Service) Reindex(ctx context.Context, since int64) (int, error) {
+	if err := s.Store.MarkUnindexed(ctx, since); err != nil {
+		return 0, err
+	}
+	return s.Sweep(ctx)
+}

@@ -1,0 +1,86 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/svc-memory/internal/judgment"
+)
+
+// ActivitySource is the publisher whose events become judgments; its
+// stream is events.Stream(ActivitySource).
+const ActivitySource = "activity"
+
+// Activity event types (svc-activity).
+const (
+	eventActivityAdd    = "activity.add"
+	eventActivityUpdate = "activity.update"
+	eventActivityDelete = "activity.delete"
+)
+
+// HandleEvent is the events.Handler of the activity stream. An activity
+// that records a review decision becomes (or replaces) the judgment with
+// its id; any other activity with that id removes it, as does deleting the
+// activity. Idempotent: the judgment is keyed by (workspace, activity id)
+// and an event older than what is stored changes nothing, so redelivery
+// and reordering are harmless. Only a failing store returns an error (the
+// event is then retried); an indexing failure is left to the sweep.
+func (s *Service) HandleEvent(ctx context.Context, ev events.Event) error {
+	if ev.Source != ActivitySource || !strings.HasPrefix(ev.Type, "activity.") || ev.WorkspaceID == "" {
+		return nil
+	}
+	var a judgment.Activity
+	if err := json.Unmarshal(ev.Data, &a); err != nil || a.ID == "" {
+		s.Logger.WarnContext(ctx, "memory: skipping an activity event without a usable record",
+			"eventId", ev.ID, "type", ev.Type, "error", err)
+		return nil
+	}
+	ws := ev.WorkspaceID
+	switch ev.Type {
+	case eventActivityAdd, eventActivityUpdate:
+		j, ok := judgment.FromActivity(a, ev.OrganizationID, ev.DocumentID)
+		if !ok {
+			return s.forget(ctx, ws, a.ID, ev.OccurredAt)
+		}
+		if j.CreatedAt == 0 {
+			j.CreatedAt = ev.OccurredAt
+		}
+		return s.ingest(ctx, ws, j, ev.OccurredAt)
+	case eventActivityDelete:
+		return s.forget(ctx, ws, a.ID, ev.OccurredAt)
+	}
+	return nil
+}
+
+// ingest saves j and indexes it.
+func (s *Service) ingest(ctx context.Context, ws string, j judgment.Judgment, sourceAt int64) error {
+	rev, saved, err := s.Store.SaveJudgment(ctx, ws, j, sourceAt)
+	if err != nil || !saved {
+		return err
+	}
+	stored := Stored{Judgment: j, WorkspaceID: ws, Rev: rev}
+	if err := s.index(ctx, []Stored{stored}); err != nil {
+		s.Logger.WarnContext(ctx, "memory: indexing a judgment failed; the sweep retries it",
+			"workspaceId", ws, "recordId", j.RecordID, "error", err)
+	}
+	return nil
+}
+
+// forget deletes the judgment of an activity that no longer records a
+// decision, and its vectors. A vector left behind by a failing index is
+// harmless: reads join every hit with the store and drop the missing.
+func (s *Service) forget(ctx context.Context, ws, recordID string, sourceAt int64) error {
+	deleted, err := s.Store.DeleteJudgment(ctx, ws, recordID, sourceAt)
+	if err != nil || !deleted {
+		return err
+	}
+	id := pointID(ws, recordID)
+	if err := errors.Join(s.Review.Delete(ctx, id), s.Content.Delete(ctx, id)); err != nil {
+		s.Logger.WarnContext(ctx, "memory: deleting the vectors of a judgment failed",
+			"workspaceId", ws, "recordId", recordID, "error", err)
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package vector
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+var (
+	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	useVNNI = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VNNI
+)
+
+// Kernels in dot_amd64.s. Lengths: dotAVX2 any n; dotI8VNNI a multiple of
+// 64; dotI8AVX2 a multiple of 32 (quantised vectors are padded to 64).
+//
+//go:noescape
+func dotAVX2(a, b *float32, n int) float32
+
+//go:noescape
+func dotI8VNNI(a, b *int8, n int) int32
+
+//go:noescape
+func dotI8AVX2(a, b *int8, n int) int32
+
+//go:noescape
+func dotsI8VNNI(q *int8, vecs **int8, n int, stride int, out *int32)
+
+// dotsI8Impl sets out[i] = dotI8(q, vecs[i]) (sums[i] is the code sum of
+// vecs[i]); all vectors have len(q) codes.
+func dotsI8Impl(q []int8, vecs []*int8, sums []int32, out []int32) {
+	if useVNNI {
+		dotsI8VNNI(&q[0], &vecs[0], len(vecs), len(q), &out[0])
+		for i := range out {
+			out[i] -= 128 * sums[i]
+		}
+		return
+	}
+	for i, v := range vecs {
+		b := unsafe.Slice(v, len(q))
+		if useAVX2 {
+			out[i] = dotI8AVX2(&q[0], &b[0], len(q))
+		} else {
+			out[i] = dotI8Generic(q, b)
+		}
+	}
+}
+
+func dotImpl(a, b []float32) float32 {
+	if useAVX2 {
+		return dotAVX2(&a[0], &b[0], len(a))
+	}
+	return dotGeneric(a, b)
+}
+
+func dotI8Impl(a, b []int8, sumB int32) int32 {
+	switch {
+	case useVNNI:
+		return dotI8VNNI(&a[0], &b[0], len(a)) - 128*sumB
+	case useAVX2:
+		return dotI8AVX2(&a[0], &b[0], len(a))
+	}
+	return dotI8Generic(a, b)
+}

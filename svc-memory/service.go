@@ -1,0 +1,223 @@
+// Package svcmemory is the memory service: agents (built-in and custom,
+// versioned), judgments derived from activity events, and the decision
+// memory over them (search, ask, suggest, judgments/query), plus the
+// document-migration hooks svc-content calls. New builds it from
+// configuration and dependencies so cmd/svc-memory and deploy/local host
+// the same thing.
+package svcmemory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/pagetoken"
+	"github.com/opencollab/backend/svc-memory/internal/agents"
+	"github.com/opencollab/backend/svc-memory/internal/httpapi"
+	"github.com/opencollab/backend/svc-memory/internal/memory"
+	"github.com/opencollab/backend/svc-memory/internal/store"
+)
+
+// Name is the service name in logs and traces.
+const Name = "svc-memory"
+
+// ConsumerGroup is the consumer group of the activity stream. A group
+// that does not exist yet is created at stream id 0, so its first run
+// reads every activity event the stream still retains: that is the
+// backfill of activities this service has never seen.
+const ConsumerGroup = "memory"
+
+// Background cadence.
+const (
+	sweepEvery    = 30 * time.Second
+	snapshotEvery = 10 * time.Minute
+)
+
+// Migration hook routes and shapes, for svc-content's client.
+const (
+	MigratePath = httpapi.MigratePath
+	HasDataPath = httpapi.HasDataPath
+)
+
+type (
+	MigrateRequest  = httpapi.MigrateRequest
+	MigrateResponse = httpapi.MigrateResponse
+	HasDataRequest  = httpapi.HasDataRequest
+	HasDataResponse = httpapi.HasDataResponse
+)
+
+// Deps are the connected stores the service runs on.
+type Deps struct {
+	DB     *mongo.Database
+	Redis  *redis.Client
+	Logger *slog.Logger
+}
+
+// Service is a ready-to-serve memory service. Close stops the activity
+// consumer and the index sweeper, snapshots an embedded index when
+// configured, and releases the indexes.
+type Service struct {
+	handler http.Handler
+	memory  *memory.Service
+	indexes *indexes
+	logger  *slog.Logger
+	stop    context.CancelFunc
+	running sync.WaitGroup
+	closed  sync.Once
+	ready   atomic.Bool // the index has caught up with the store at start
+}
+
+// New creates the indexes of the store, opens the vector indexes, starts
+// the activity consumer (with its backfill) and the index sweeper, and
+// builds the HTTP handler.
+func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	if deps.DB == nil || deps.Redis == nil {
+		return nil, fmt.Errorf("%s: Deps.DB and Deps.Redis are required", Name)
+	}
+	logger := deps.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	judgments, agentStore := store.NewJudgments(deps.DB), store.NewAgents(deps.DB)
+	if err := errors.Join(judgments.EnsureIndexes(ctx), agentStore.EnsureIndexes(ctx)); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	embedder, err := newEmbedder(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	idx, err := openIndexes(ctx, cfg, embedder.Dim(), logger)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	chatModel, err := newChat(cfg)
+	if err != nil {
+		_ = idx.close()
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	pages := pagetoken.New(deps.Redis, 0)
+	mem := memory.NewService(memory.Deps{
+		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Chat: chatModel,
+		Pages: pages, Logger: logger, MinSimilarity: cfg.MinSimilarity,
+		KeywordsOnly: cfg.EmbeddingsBaseURL == "", // the hashing embedder
+	})
+	s := &Service{memory: mem, indexes: idx, logger: logger}
+	engine := api.NewEngine(func(ctx context.Context) error {
+		if !s.ready.Load() {
+			return errors.New("vector index still catching up with the judgments")
+		}
+		return errors.Join(judgments.Ping(ctx), deps.Redis.Ping(ctx).Err())
+	})
+	httpapi.Routes(engine, internalauth.NewSigner(cfg.InternalSecret), mem, agents.NewService(agentStore, pages, time.Now))
+	s.handler = otelhttp.NewHandler(engine, Name)
+
+	// Background work outlives New's context (a start-up deadline must not
+	// stop it); Close ends it.
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	s.stop = stop
+	consumer := events.NewConsumer(deps.Redis, ConsumerGroup, consumerName(),
+		[]string{events.Stream(memory.ActivitySource)}, mem.HandleEvent, logger)
+	s.running.Go(func() { _ = consumer.Run(bg) })
+	s.running.Go(func() { s.maintainIndex(bg) })
+	return s, nil
+}
+
+// Handler serves every route, traced.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// Close stops the background work and waits for it, then snapshots and
+// closes the vector indexes. Unacknowledged events stay pending in the
+// consumer group for the next start. Calling it again does nothing.
+func (s *Service) Close() { s.closed.Do(s.close) }
+
+func (s *Service) close() {
+	s.stop()
+	s.running.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.indexes.snapshot(ctx); err != nil {
+		s.logger.WarnContext(ctx, "memory: snapshot of the vector index failed", "error", err)
+	}
+	if err := s.indexes.close(); err != nil {
+		s.logger.WarnContext(ctx, "memory: closing the vector index failed", "error", err)
+	}
+}
+
+// maintainIndex brings the vector index up to date with the store of
+// record once (a rebuild when an embedded index starts empty, a catch-up
+// after a snapshot), then sweeps unindexed judgments periodically and
+// snapshots an embedded index.
+func (s *Service) maintainIndex(ctx context.Context) {
+	for ctx.Err() == nil {
+		since, needed := s.indexes.staleSince()
+		var n int
+		var err error
+		if needed {
+			n, err = s.memory.Reindex(ctx, since)
+		} else {
+			n, err = s.memory.Sweep(ctx)
+		}
+		if err == nil {
+			s.logger.InfoContext(ctx, "memory: vector index ready", "indexed", n, "rebuild", needed && since == 0)
+			break
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		s.logger.WarnContext(ctx, "memory: bringing the vector index up to date failed, retrying", "error", err)
+		sleep(ctx, 5*time.Second)
+	}
+	s.ready.Store(true)
+	sweep := time.NewTicker(sweepEvery)
+	defer sweep.Stop()
+	snap := time.NewTicker(snapshotEvery)
+	defer snap.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sweep.C:
+			if n, err := s.memory.Sweep(ctx); err != nil && ctx.Err() == nil {
+				s.logger.WarnContext(ctx, "memory: index sweep failed", "indexed", n, "error", err)
+			}
+		case <-snap.C:
+			if err := s.indexes.snapshot(ctx); err != nil && ctx.Err() == nil {
+				s.logger.WarnContext(ctx, "memory: snapshot of the vector index failed", "error", err)
+			}
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// consumerName names this process in the consumer group.
+func consumerName() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "local"
+	}
+	return Name + "-" + host
+}

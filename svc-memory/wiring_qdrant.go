@@ -1,0 +1,28 @@
+package svcmemory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/opencollab/backend/svc-memory/internal/vector"
+)
+
+// openQdrant opens the two Qdrant collections, <collection>_review and
+// <collection>_content.
+func openQdrant(ctx context.Context, cfg Config, dim int) (*indexes, error) {
+	open := func(suffix string) (*vector.Qdrant, error) {
+		return vector.NewQdrant(ctx, vector.QdrantOptions{
+			Addr: cfg.QdrantAddr, Collection: cfg.QdrantCollection + suffix, Dim: dim, APIKey: cfg.QdrantAPIKey,
+		})
+	}
+	review, err := open("_review")
+	if err != nil {
+		return nil, fmt.Errorf("qdrant review collection: %w", err)
+	}
+	content, err := open("_content")
+	if err != nil {
+		_ = review.Close()
+		return nil, fmt.Errorf("qdrant content collection: %w", err)
+	}
+	return &indexes{review: review, content: content}, nil
+}

@@ -1,0 +1,84 @@
+package httpapi
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/svc-notify/internal/notify"
+)
+
+func handleAdd(svc *notify.Service, v version) gin.HandlerFunc {
+	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+		var req addRequest
+		if err := api.Decode(c.Request, &req); err != nil {
+			return nil, err
+		}
+		n, err := req.notification(v)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := svc.Add(c.Request.Context(), workspace(c), n); err != nil {
+			return nil, err
+		}
+		return api.OK("Notification added.", addResponse{Success: true, Message: "Notification added."}), nil
+	})
+}
+
+type addResponse struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+func handleGet(svc *notify.Service, v version) gin.HandlerFunc {
+	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+		var req getRequest
+		if err := api.Decode(c.Request, &req); err != nil {
+			return nil, err
+		}
+		q, err := req.query(v)
+		if err != nil {
+			return nil, err
+		}
+		page, err := svc.Get(c.Request.Context(), workspace(c), q)
+		if err != nil {
+			return nil, err
+		}
+		res := api.OK("Notifications retrieved.", page.Records)
+		if v == v2 {
+			res = res.With("pageToken", nextToken(page.NextPageToken))
+		}
+		return res, nil
+	})
+}
+
+func handleUpdate(svc *notify.Service) gin.HandlerFunc {
+	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+		var req updateRequest
+		if err := api.Decode(c.Request, &req); err != nil {
+			return nil, err
+		}
+		changes, err := req.changes()
+		if err != nil {
+			return nil, err
+		}
+		outcomes, err := svc.Update(c.Request.Context(), workspace(c), req.filter(), changes)
+		if err != nil {
+			return nil, err
+		}
+		return api.OK("Notifications updated.", itemResults(outcomes)), nil
+	})
+}
+
+func handleDelete(svc *notify.Service) gin.HandlerFunc {
+	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+		var req deleteRequest
+		if err := api.Decode(c.Request, &req); err != nil {
+			return nil, err
+		}
+		outcomes, err := svc.Delete(c.Request.Context(), workspace(c), req.filter())
+		if err != nil {
+			return nil, err
+		}
+		return api.OK("Notifications deleted.", itemResults(outcomes)), nil
+	})
+}

@@ -1,0 +1,120 @@
+// Package notify is the business logic of notifications (add, read per user
+// with "For You" / "all" tabs and read state, update, delete) and of the
+// per-user notification configuration.
+package notify
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Everyone stands for "every user of the organization" in an audience. No
+// user can have it as id: user ids are required to be non-blank.
+const Everyone = ""
+
+// User is a user object as the client sent it. Only the id is read; the
+// object is stored and returned unchanged.
+type User struct {
+	ID  string
+	Raw json.RawMessage
+}
+
+// Notification is one stored notification. Raw fields hold client objects
+// as sent (nil when absent).
+type Notification struct {
+	OrganizationID   string
+	DocumentID       string
+	ID               string
+	LocationID       string
+	Location         json.RawMessage
+	ActionUser       User
+	Source           string          // notificationSource
+	SourceData       json.RawMessage // notificationSourceData
+	HeadlineTemplate string          // displayHeadlineMessageTemplate
+	HeadlineData     json.RawMessage // displayHeadlineMessageTemplateData
+	BodyMessage      string          // displayBodyMessage
+	NotifyUsers      []User
+	NotifyAll        bool
+	Context          json.RawMessage
+	ResolverUsed     bool     // isNotificationResolverUsed
+	ReadBy           []string // users who marked it read
+	PersistReadFor   []string // users for whom it stays in "For You" once read
+	Timestamp        int64    // epoch ms of the last add
+	// Rev changes on every write, so a read-modify-write can tell whether
+	// someone else wrote in between (there are no transactions).
+	Rev string
+}
+
+// RecipientUserID is displayHeadlineMessageTemplateData.recipientUser, sent
+// either as a user id or as a User object ("" when absent).
+func (n Notification) RecipientUserID() string {
+	if len(n.HeadlineData) == 0 {
+		return ""
+	}
+	var data struct {
+		RecipientUser json.RawMessage `json:"recipientUser"`
+	}
+	if json.Unmarshal(n.HeadlineData, &data) != nil || len(data.RecipientUser) == 0 {
+		return ""
+	}
+	var id string
+	if json.Unmarshal(data.RecipientUser, &id) == nil {
+		return id
+	}
+	var user struct {
+		UserID string `json:"userId"`
+	}
+	_ = json.Unmarshal(data.RecipientUser, &user)
+	return user.UserID
+}
+
+// Recipients are the users the notification is directly for: notifyUsers
+// and the recipientUser of the headline. Sorted, without duplicates.
+func (n Notification) Recipients() []string {
+	ids := make([]string, 0, len(n.NotifyUsers)+1)
+	for _, u := range n.NotifyUsers {
+		ids = append(ids, u.ID)
+	}
+	if r := n.RecipientUserID(); r != "" {
+		ids = append(ids, r)
+	}
+	return sortedSet(ids)
+}
+
+// Audience is who sees the notification on the "all" tab: the recipients,
+// plus Everyone when it was sent to the whole organization.
+func (n Notification) Audience() []string {
+	ids := n.Recipients()
+	if n.NotifyAll {
+		ids = append([]string{Everyone}, ids...)
+	}
+	return ids
+}
+
+// Involved is who the notification concerns in a user's data export: the
+// recipients and the user who acted.
+func (n Notification) Involved() []string {
+	return sortedSet(append(n.Recipients(), n.ActionUser.ID))
+}
+
+// IsReadBy reports whether userID marked the notification read.
+func (n Notification) IsReadBy(userID string) bool {
+	return slices.Contains(n.ReadBy, userID)
+}
+
+// InForYou reports whether the notification is on userID's "For You" tab:
+// userID is a direct recipient and has not read it, or asked to keep it
+// once read.
+func (n Notification) InForYou(userID string) bool {
+	if !slices.Contains(n.Recipients(), userID) {
+		return false
+	}
+	return !n.IsReadBy(userID) || slices.Contains(n.PersistReadFor, userID)
+}
+
+// sortedSet sorts ids and drops duplicates and blanks.
+func sortedSet(ids []string) []string {
+	out := slices.DeleteFunc(slices.Clone(ids), func(s string) bool { return s == "" })
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,122 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/opencollab/backend/svc-notify/internal/notify"
+	"github.com/opencollab/backend/svc-notify/internal/store"
+)
+
+// feed walks userID's whole feed in pages of limit and returns the ids.
+func feed(t *testing.T, s *store.Mongo, ws, userID string, limit int) []string {
+	t.Helper()
+	var out []string
+	var before int64
+	for range 1000 {
+		ns, next, err := s.UserFeed(context.Background(), ws, "o1", userID, before, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ns) > limit || (next != 0 && len(ns) != limit) {
+			t.Fatalf("page of %d with next %d (limit %d)", len(ns), next, limit)
+		}
+		out = append(out, idsOf(ns)...)
+		if next == 0 {
+			return out
+		}
+		before = next
+	}
+	t.Fatal("feed pages do not end")
+	return nil
+}
+
+func TestUserFeedPages(t *testing.T) {
+	s := newStore(t)
+	// 205 notifications for u1 span three feed pages (of 100 entries);
+	// some in between are not u1's.
+	var want []string
+	for i := range 205 {
+		id := fmt.Sprintf("n%03d", i)
+		save(t, s, "ws1", note(id, int64(i), to("u1")))
+		if i%20 == 0 {
+			save(t, s, "ws1", note("x"+id, int64(i), to("u2")))
+		}
+		want = append([]string{id}, want...)
+	}
+	for _, limit := range []int{100, 7, 1} {
+		if got := feed(t, s, "ws1", "u1", limit); !slices.Equal(got, want) {
+			t.Fatalf("limit %d: walked %d ids, want %d newest first without gaps", limit, len(got), len(want))
+		}
+	}
+	if got := feed(t, s, "ws1", "nobody", 10); len(got) != 0 {
+		t.Fatalf("empty feed: %v", got)
+	}
+}
+
+func TestUserFeedFollowsChanges(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	save(t, s, "ws1", note("a", 1, to("u1")), note("b", 2, to("u1")), note("c", 3, to("u2")), note("d", 4, to("u1")))
+	check := func(step, user string, want ...string) {
+		t.Helper()
+		if got := feed(t, s, "ws1", user, 2); !slices.Equal(got, want) {
+			t.Fatalf("%s: feed of %s is %v, want %v", step, user, got, want)
+		}
+	}
+	check("start", "u1", "d", "b", "a")
+	check("start", "actor", "d", "c", "b", "a") // the acting user is involved too
+
+	// Re-adding moves a notification to the head and leaves no duplicate.
+	save(t, s, "ws1", note("a", 5, to("u1")))
+	check("re-add", "u1", "a", "d", "b")
+
+	// Deleting drops it.
+	if err := s.DeleteNotifications(ctx, "ws1", "o1", []string{"b", "missing"}); err != nil {
+		t.Fatal(err)
+	}
+	check("delete", "u1", "a", "d")
+
+	// An update that changes the recipient moves it between feeds.
+	cur, _ := s.MatchNotifications(ctx, "ws1", notify.Filter{OrganizationID: "o1", IDs: []string{"c"}})
+	next := cur[0]
+	next.HeadlineData, next.Rev = json.RawMessage(`{"recipientUser":"u1"}`), "r1"
+	next.NotifyUsers, next.NotifyAll = nil, true
+	if err := s.UpdateNotification(ctx, "ws1", next, cur[0].Rev); err != nil {
+		t.Fatal(err)
+	}
+	check("recipient changed", "u1", "c", "a", "d")
+	check("recipient changed", "u2")
+
+	// A re-add that drops a user takes it out of that user's feed.
+	save(t, s, "ws1", note("d", 6, to("u3")))
+	check("re-added for someone else", "u1", "c", "a")
+	check("re-added for someone else", "u3", "d")
+}
+
+func TestUserFeedConcurrentAdds(t *testing.T) {
+	s := newStore(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	for i := range 40 {
+		wg.Go(func() {
+			errs <- s.SaveNotification(context.Background(), "ws1", note(fmt.Sprintf("n%02d", i), int64(i), to("u1")))
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := feed(t, s, "ws1", "u1", 100)
+	slices.Sort(got)
+	if len(got) != 40 || len(slices.Compact(got)) != 40 {
+		t.Fatalf("feed after 40 concurrent adds: %d entries %v", len(got), got)
+	}
+}
