@@ -10,6 +10,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -100,11 +101,85 @@ func (m *Mongo) ImmutableAmong(ctx context.Context, ws string, ids []string) ([]
 	return out, nil
 }
 
-// ReplaceAll implements activity.Store: one ordered bulk write of
-// replace-upserts keyed by (workspaceId, id). A record that is immutable
-// fails the filter, the upsert then collides with the unique index, and
-// that is reported as activity.ErrImmutable.
+// ReplaceAll implements activity.Store. Records whose id is not stored
+// yet (every generated id, most client ids) are inserted in one unordered
+// InsertMany; the rest are replace-upserts keyed by (workspaceId, id).
+// Inserting matters on the embedded FerretDB, which runs every filtered
+// write as a scan of the collection: a batch of 100 upserts cost 100
+// scans, the insert costs none and the look-up of existing ids one.
 func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	existing, err := m.storedIDs(ctx, ws, recs)
+	if err != nil {
+		return err
+	}
+	var fresh, replace []activity.Record
+	for _, r := range recs {
+		if existing[r.ID] {
+			replace = append(replace, r)
+		} else {
+			fresh = append(fresh, r)
+		}
+	}
+	raced, err := m.insertFresh(ctx, ws, fresh)
+	if err != nil {
+		return err
+	}
+	return m.upsert(ctx, ws, append(replace, raced...))
+}
+
+// storedIDs returns which of the records' ids are stored in ws.
+func (m *Mongo) storedIDs(ctx context.Context, ws string, recs []activity.Record) (map[string]bool, error) {
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	found, err := m.find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "id", Value: bson.M{"$in": ids}}},
+		options.Find().SetProjection(bson.M{"id": 1}))
+	if err != nil {
+		return nil, fmt.Errorf("look up activity ids: %w", err)
+	}
+	out := make(map[string]bool, len(found))
+	for _, r := range found {
+		out[r.ID] = true
+	}
+	return out, nil
+}
+
+// insertFresh inserts records believed new. Those a concurrent writer
+// stored meanwhile fail on the unique index; they are returned to be
+// replaced like any existing record.
+func (m *Mongo) insertFresh(ctx context.Context, ws string, recs []activity.Record) (raced []activity.Record, err error) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	docs := make([]any, len(recs))
+	for i, r := range recs {
+		docs[i] = newDoc(ws, r)
+	}
+	_, err = m.coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	var bwe mongo.BulkWriteException
+	if !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
+		if err != nil {
+			return nil, fmt.Errorf("insert activities: %w", err)
+		}
+		return nil, nil
+	}
+	for _, we := range bwe.WriteErrors {
+		if !mongo.IsDuplicateKeyError(we.WriteError) {
+			return nil, fmt.Errorf("insert activities: %w", err)
+		}
+		raced = append(raced, recs[we.Index])
+	}
+	return raced, nil
+}
+
+// upsert is one ordered bulk write of replace-upserts. A record that is
+// immutable fails the filter, the upsert then collides with the unique
+// index, and that is reported as activity.ErrImmutable.
+func (m *Mongo) upsert(ctx context.Context, ws string, recs []activity.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
