@@ -47,7 +47,18 @@ func StartFerretDB(ctx context.Context, dir string, logger *slog.Logger) (uri st
 	if err != nil {
 		return "", nil, fmt.Errorf("embedded: ferretdb: %w", err)
 	}
-	stop = run(f)
+	stopFerret := run(f)
+	indexCtx, stopIndexer := context.WithCancel(context.Background())
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		newIDIndexer(abs, logger).run(indexCtx)
+	}()
+	stop = func() {
+		stopIndexer()
+		<-indexed
+		stopFerret()
+	}
 	// New has already bound the listener, so the URI is known now.
 	uri = f.MongoDBURI()
 	if err := waitReady(ctx, uri); err != nil {
