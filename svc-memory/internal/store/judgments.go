@@ -61,15 +61,24 @@ func keys(names ...string) bson.D {
 // Ping checks the database is reachable (readiness).
 func (s *Judgments) Ping(ctx context.Context) error { return s.db.Client().Ping(ctx, nil) }
 
-// SaveJudgment implements memory.Store: a replace-upsert keyed by
-// (workspaceId, recordId) guarded by sourceAt. When a later event's
+// SaveJudgment implements memory.Store. A new record id (the usual case)
+// is one insert. An existing one is a replace-upsert keyed by
+// (workspaceId, recordId) guarded by sourceAt: when a later event's
 // version is stored the guard fails, the upsert collides with the unique
-// index, and nothing changes.
+// index, and nothing changes. Inserting first matters on the embedded
+// FerretDB, where a filtered write scans the collection.
 func (s *Judgments) SaveJudgment(ctx context.Context, ws string, j judgment.Judgment, sourceAt int64) (int64, bool, error) {
 	now := s.now()
 	doc := newJudgmentDoc(ws, j)
 	doc.SourceAt, doc.UpdatedAt, doc.Rev = sourceAt, now.UnixMilli(), now.UnixNano()
-	_, err := s.coll.ReplaceOne(ctx,
+	_, err := s.coll.InsertOne(ctx, doc)
+	if err == nil {
+		return doc.Rev, true, nil
+	}
+	if !mongodb.IsDuplicateKey(err) {
+		return 0, false, fmt.Errorf("save judgment: %w", err)
+	}
+	_, err = s.coll.ReplaceOne(ctx,
 		bson.D{{Key: "workspaceId", Value: ws}, {Key: "recordId", Value: j.RecordID}, {Key: "sourceAt", Value: bson.M{"$lte": sourceAt}}},
 		doc, options.Replace().SetUpsert(true))
 	if mongodb.IsDuplicateKey(err) {
@@ -156,19 +165,20 @@ func (s *Judgments) Unindexed(ctx context.Context, limit int) ([]memory.Stored, 
 	return s.find(ctx, bson.D{{Key: "indexed", Value: false}}, options.Find().SetLimit(int64(limit)))
 }
 
-// MarkIndexed implements memory.Store: one bulk write, each update guarded
-// by the revision that was indexed.
+// MarkIndexed implements memory.Store: one update of every judgment still
+// at the revision that was indexed. One $or filter rather than a write per
+// judgment: MongoDB serves each branch from the (workspaceId, recordId)
+// index, the embedded FerretDB scans once per batch instead of per item.
 func (s *Judgments) MarkIndexed(ctx context.Context, done []memory.Stored) error {
 	if len(done) == 0 {
 		return nil
 	}
-	models := make([]mongo.WriteModel, len(done))
+	branches := make(bson.A, len(done))
 	for i, j := range done {
-		models[i] = mongo.NewUpdateOneModel().
-			SetFilter(bson.D{{Key: "workspaceId", Value: j.WorkspaceID}, {Key: "recordId", Value: j.RecordID}, {Key: "rev", Value: j.Rev}}).
-			SetUpdate(bson.M{"$set": bson.M{"indexed": true}})
+		branches[i] = bson.D{{Key: "workspaceId", Value: j.WorkspaceID}, {Key: "recordId", Value: j.RecordID}, {Key: "rev", Value: j.Rev}}
 	}
-	if _, err := s.coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
+	_, err := s.coll.UpdateMany(ctx, bson.D{{Key: "$or", Value: branches}}, bson.M{"$set": bson.M{"indexed": true}})
+	if err != nil {
 		return fmt.Errorf("mark judgments indexed: %w", err)
 	}
 	return nil
