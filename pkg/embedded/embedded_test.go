@@ -104,3 +104,12 @@ func TestStartRedis(t *testing.T) {
 		t.Fatal("server still accepts connections after stop")
 	}
 }
+
+func TestIsFerretDBRecognisesTheEmbeddedStore(t *testing.T) {
+	withFerret(t, t.TempDir(), func(c *mongo.Collection) {
+		ferret, err := mongodb.IsFerretDB(t.Context(), c.Database())
+		if err != nil || !ferret {
+			t.Fatalf("IsFerretDB = %v, %v; want true", ferret, err)
+		}
+	})
+}

@@ -60,7 +60,7 @@ func (s *Service) Ask(ctx context.Context, ws string, r AskRequest) (AskResponse
 	if r.RecencyDays != nil {
 		f.CreatedFrom, f.CreatedTo = s.Now().UnixMilli()-int64(*r.RecencyDays)*dayMillis, 0
 	}
-	total, err := s.Store.Count(ctx, ws, inScope)
+	total, err := s.countInScope(ctx, ws, inScope)
 	if err != nil {
 		return AskResponse{}, err
 	}

@@ -79,8 +79,6 @@ type Store interface {
 	// List returns up to q.Limit judgments matching q in (createdAt,
 	// recordId) order, strictly after q.After.
 	List(ctx context.Context, ws string, q ListQuery) ([]Stored, error)
-	// Count counts the judgments matching f.
-	Count(ctx context.Context, ws string, f Filter) (int64, error)
 	// MoveDocument re-keys the judgments of doc in org to newDoc, marking
 	// them not indexed, and returns how many moved.
 	MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error)
@@ -103,6 +101,7 @@ type Index interface {
 	Upsert(ctx context.Context, points ...vector.Point) error
 	Delete(ctx context.Context, ids ...string) error
 	Search(ctx context.Context, query []float32, f vector.Filter, limit int) ([]vector.Hit, error)
+	Count(ctx context.Context, f vector.Filter) (int, error)
 }
 
 // Embedder turns texts into vectors (internal/embed).

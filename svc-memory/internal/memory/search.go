@@ -108,7 +108,7 @@ func (s *Service) Search(ctx context.Context, ws string, r SearchRequest) (Searc
 	if err != nil {
 		return SearchResponse{}, err
 	}
-	total, err := s.Store.Count(ctx, ws, inScope)
+	total, err := s.countInScope(ctx, ws, inScope)
 	if err != nil {
 		return SearchResponse{}, err
 	}
@@ -185,4 +185,18 @@ func (s *Service) recent(ctx context.Context, ws string, f Filter, limit int) ([
 		out[i] = scored{Stored: j, score: 1}
 	}
 	return out, nil
+}
+
+// countInScope is totalInScope: the judgments of the scope, counted by the
+// review index (its inverted lists, or Qdrant's payload indexes) rather
+// than by the store, which on the embedded FerretDB would scan every
+// judgment for each search. Every judgment is indexed as it is saved; one
+// whose indexing failed is missing from the count until the sweep
+// indexes it.
+func (s *Service) countInScope(ctx context.Context, ws string, inScope Filter) (int64, error) {
+	n, err := s.Review.Count(ctx, inScope.vector(ws))
+	if err != nil {
+		return 0, fmt.Errorf("count judgments in scope: %w", err)
+	}
+	return int64(n), nil
 }

@@ -13,6 +13,9 @@ import (
 // (it reads back exactly as derived; nothing queries inside it); the
 // reviewer's id is top-level because filters use it.
 type judgmentDoc struct {
+	// ID is judgmentKey(workspaceId, recordId), so a judgment can be read
+	// and written by exact _id (see Judgments.pointWrites).
+	ID             string  `bson:"_id"`
 	WorkspaceID    string  `bson:"workspaceId"`
 	RecordID       string  `bson:"recordId"`
 	OrganizationID string  `bson:"organizationId"`
@@ -40,7 +43,7 @@ type judgmentDoc struct {
 
 func newJudgmentDoc(ws string, j judgment.Judgment) judgmentDoc {
 	return judgmentDoc{
-		WorkspaceID: ws, RecordID: j.RecordID, OrganizationID: j.OrganizationID, DocumentID: j.DocumentID,
+		ID: judgmentKey(ws, j.RecordID), WorkspaceID: ws, RecordID: j.RecordID, OrganizationID: j.OrganizationID, DocumentID: j.DocumentID,
 		AnnotationID: j.AnnotationID, Decision: j.Decision, Reasoning: j.Reasoning, Content: j.Content,
 		Confidence: j.Confidence, ContentType: j.ContentType, JudgeType: j.JudgeType,
 		ReviewerID: j.Reviewer.UserID, ReviewerName: j.Reviewer.Name, ReviewerEmail: j.Reviewer.Email,
@@ -98,4 +101,11 @@ func filterDoc(ws string, f memory.Filter) bson.D {
 		d = append(d, bson.E{Key: "createdAt", Value: window})
 	}
 	return d
+}
+
+// judgmentKey is a judgment's _id: JSON text of the pair, so no choice of
+// ids can make two pairs collide.
+func judgmentKey(ws, recordID string) string {
+	b, _ := json.Marshal([2]string{ws, recordID})
+	return string(b)
 }

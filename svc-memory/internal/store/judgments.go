@@ -24,6 +24,11 @@ type Judgments struct {
 	db   *mongo.Database
 	coll *mongo.Collection
 	now  func() time.Time
+	// pointWrites: the database is FerretDB, which serves only exact _id
+	// filters from an index, so reads and marks of known judgments go one
+	// _id at a time instead of in one wider query that it would answer by
+	// scanning the collection. Set by EnsureIndexes.
+	pointWrites bool
 }
 
 // NewJudgments returns the store over db. Call EnsureIndexes before use.
@@ -33,6 +38,11 @@ func NewJudgments(db *mongo.Database) *Judgments {
 
 // EnsureIndexes creates the indexes; safe at every start.
 func (s *Judgments) EnsureIndexes(ctx context.Context) error {
+	ferret, err := mongodb.IsFerretDB(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	s.pointWrites = ferret
 	return mongodb.EnsureIndexes(ctx, s.coll,
 		// Identity: ingest upserts on it.
 		mongo.IndexModel{
@@ -106,7 +116,28 @@ func (s *Judgments) FindByIDs(ctx context.Context, ws string, ids []string) ([]m
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if s.pointWrites {
+		return s.findEach(ctx, ws, ids)
+	}
 	return s.find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "recordId", Value: bson.M{"$in": ids}}}, nil)
+}
+
+// findEach reads the judgments one exact _id at a time (a search asks for
+// at most 50); missing ones are skipped.
+func (s *Judgments) findEach(ctx context.Context, ws string, ids []string) ([]memory.Stored, error) {
+	out := make([]memory.Stored, 0, len(ids))
+	for _, id := range ids {
+		var d judgmentDoc
+		err := s.coll.FindOne(ctx, bson.D{{Key: "_id", Value: judgmentKey(ws, id)}}).Decode(&d)
+		if mongodb.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("find judgment: %w", err)
+		}
+		out = append(out, d.stored())
+	}
+	return out, nil
 }
 
 // List implements memory.Store. The page starts strictly after q.After in
@@ -166,12 +197,19 @@ func (s *Judgments) Unindexed(ctx context.Context, limit int) ([]memory.Stored, 
 }
 
 // MarkIndexed implements memory.Store: one update of every judgment still
-// at the revision that was indexed. One $or filter rather than a write per
-// judgment: MongoDB serves each branch from the (workspaceId, recordId)
-// index, the embedded FerretDB scans once per batch instead of per item.
+// at the revision that was indexed. On MongoDB that is one $or filter,
+// each branch served by the (workspaceId, recordId) index. On FerretDB,
+// which would scan for it, each judgment is read and marked by exact _id;
+// a newer revision saved between the two is then marked too, a race that
+// FerretDB's own filtered updates (read, then write) have as well: such a
+// judgment keeps its older vectors until it is written again or the index
+// is rebuilt.
 func (s *Judgments) MarkIndexed(ctx context.Context, done []memory.Stored) error {
 	if len(done) == 0 {
 		return nil
+	}
+	if s.pointWrites {
+		return s.markEach(ctx, done)
 	}
 	branches := make(bson.A, len(done))
 	for i, j := range done {
@@ -180,6 +218,26 @@ func (s *Judgments) MarkIndexed(ctx context.Context, done []memory.Stored) error
 	_, err := s.coll.UpdateMany(ctx, bson.D{{Key: "$or", Value: branches}}, bson.M{"$set": bson.M{"indexed": true}})
 	if err != nil {
 		return fmt.Errorf("mark judgments indexed: %w", err)
+	}
+	return nil
+}
+
+func (s *Judgments) markEach(ctx context.Context, done []memory.Stored) error {
+	for _, j := range done {
+		key := bson.D{{Key: "_id", Value: judgmentKey(j.WorkspaceID, j.RecordID)}}
+		var cur struct {
+			Rev int64 `bson:"rev"`
+		}
+		err := s.coll.FindOne(ctx, key).Decode(&cur)
+		if mongodb.IsNotFound(err) || (err == nil && cur.Rev != j.Rev) {
+			continue // deleted or rewritten meanwhile: its own indexing marks it
+		}
+		if err != nil {
+			return fmt.Errorf("mark judgment indexed: %w", err)
+		}
+		if _, err := s.coll.UpdateOne(ctx, key, bson.M{"$set": bson.M{"indexed": true}}); err != nil {
+			return fmt.Errorf("mark judgment indexed: %w", err)
+		}
 	}
 	return nil
 }

@@ -49,9 +49,49 @@ func TestSaveIsGuardedBySourceTime(t *testing.T) {
 	}
 }
 
-func TestIndexingMarksFollowRevisions(t *testing.T) {
+// bothPaths runs fn with the point reads and writes FerretDB gets and
+// with the wider queries MongoDB gets.
+func bothPaths(t *testing.T, fn func(t *testing.T, s *store.Judgments)) {
+	for _, point := range []bool{true, false} {
+		t.Run(map[bool]string{true: "point", false: "query"}[point], func(t *testing.T) {
+			s := newJudgments(t)
+			s.SetPointWrites(point)
+			fn(t, s)
+		})
+	}
+}
+
+func TestFindByIDs(t *testing.T) {
+	bothPaths(t, func(t *testing.T, s *store.Judgments) {
+		ctx := context.Background()
+		for _, id := range []string{"r1", "r2", "r3"} {
+			j := judgment.Judgment{RecordID: id, OrganizationID: "o1", DocumentID: "d1", Decision: judgment.Comment}
+			if _, _, err := s.SaveJudgment(ctx, "ws1", j, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		other := judgment.Judgment{RecordID: "r2", OrganizationID: "o9", DocumentID: "d9", Decision: judgment.Comment}
+		if _, _, err := s.SaveJudgment(ctx, "ws2", other, 1); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.FindByIDs(ctx, "ws1", []string{"r3", "missing", "r2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]string{}
+		for _, j := range got {
+			seen[j.RecordID] = j.WorkspaceID + "/" + j.OrganizationID
+		}
+		if len(got) != 2 || seen["r3"] != "ws1/o1" || seen["r2"] != "ws1/o1" {
+			t.Fatalf("FindByIDs = %+v, want r2 and r3 of ws1 only", got)
+		}
+	})
+}
+
+func TestIndexingMarksFollowRevisions(t *testing.T) { bothPaths(t, testIndexingMarks) }
+
+func testIndexingMarks(t *testing.T, s *store.Judgments) {
 	ctx := context.Background()
-	s := newJudgments(t)
 	j := judgment.Judgment{RecordID: "r1", OrganizationID: "o1", DocumentID: "d1", Decision: judgment.Comment}
 	rev1, _, _ := s.SaveJudgment(ctx, "ws1", j, 1)
 	rev2, _, _ := s.SaveJudgment(ctx, "ws1", j, 2) // written while rev1 was being indexed
