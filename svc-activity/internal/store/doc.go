@@ -9,6 +9,9 @@ import (
 // activityDoc is a stored record. The JSON-text fields are described in
 // the package comment; "" means absent.
 type activityDoc struct {
+	// Key is activityKey(workspaceId, id), so a record can be looked up by
+	// exact _id (see Mongo.pointReads).
+	Key                        string `bson:"_id,omitempty"`
 	WorkspaceID                string `bson:"workspaceId"`
 	OrganizationID             string `bson:"organizationId"`
 	DocumentID                 string `bson:"documentId"`
@@ -32,7 +35,7 @@ type activityDoc struct {
 
 func newDoc(ws string, r activity.Record) activityDoc {
 	return activityDoc{
-		WorkspaceID: ws, OrganizationID: r.OrganizationID, DocumentID: r.DocumentID, ID: r.ID,
+		Key: activityKey(ws, r.ID), WorkspaceID: ws, OrganizationID: r.OrganizationID, DocumentID: r.DocumentID, ID: r.ID,
 		FeatureType: r.FeatureType, ActionType: r.ActionType,
 		ActionUserID: r.ActionUserID, ActionUser: string(r.ActionUser),
 		TargetEntityID: r.TargetEntityID, TargetSubEntityID: r.TargetSubEntityID,
@@ -61,4 +64,11 @@ func rawJSON(s string) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(s)
+}
+
+// activityKey is a record's _id: JSON text of the pair, so no choice of
+// ids can make two pairs collide.
+func activityKey(ws, id string) string {
+	b, _ := json.Marshal([2]string{ws, id})
+	return string(b)
 }

@@ -28,6 +28,11 @@ const activitiesColl = "activities"
 type Mongo struct {
 	db   *mongo.Database
 	coll *mongo.Collection
+	// pointReads: the database is FerretDB, which serves only exact _id
+	// filters from an index, so looking ids up goes one _id at a time
+	// instead of one $in query it would answer by scanning every record.
+	// Set by EnsureIndexes.
+	pointReads bool
 }
 
 // NewMongo returns a store over db. Call EnsureIndexes before serving.
@@ -37,6 +42,11 @@ func NewMongo(db *mongo.Database) *Mongo {
 
 // EnsureIndexes creates the indexes; safe at every start.
 func (m *Mongo) EnsureIndexes(ctx context.Context) error {
+	ferret, err := mongodb.IsFerretDB(ctx, m.db)
+	if err != nil {
+		return err
+	}
+	m.pointReads = ferret
 	return mongodb.EnsureIndexes(ctx, m.coll,
 		// The identity of a record: add upserts on it.
 		mongo.IndexModel{
@@ -85,18 +95,48 @@ var notImmutable = bson.E{Key: "immutable", Value: bson.M{"$ne": true}}
 
 // ImmutableAmong implements activity.Store.
 func (m *Mongo) ImmutableAmong(ctx context.Context, ws string, ids []string) ([]string, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	recs, err := m.find(ctx, bson.D{
-		{Key: "workspaceId", Value: ws}, {Key: "id", Value: bson.M{"$in": ids}}, {Key: "immutable", Value: true},
-	}, options.Find().SetProjection(bson.M{"id": 1}))
+	stored, err := m.lookUp(ctx, ws, ids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.ID
+	var out []string
+	for _, d := range stored {
+		if d.Immutable {
+			out = append(out, d.ID)
+		}
+	}
+	return out, nil
+}
+
+// lookUp returns the id and immutable flag of those of ids stored in ws.
+func (m *Mongo) lookUp(ctx context.Context, ws string, ids []string) ([]activityDoc, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	only := options.Find().SetProjection(bson.M{"id": 1, "immutable": 1})
+	if !m.pointReads {
+		cur, err := m.coll.Find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "id", Value: bson.M{"$in": ids}}}, only)
+		if err != nil {
+			return nil, fmt.Errorf("look up activity ids: %w", err)
+		}
+		var out []activityDoc
+		if err := cur.All(ctx, &out); err != nil {
+			return nil, fmt.Errorf("look up activity ids: %w", err)
+		}
+		return out, nil
+	}
+	var out []activityDoc
+	for _, id := range ids {
+		var d activityDoc
+		err := m.coll.FindOne(ctx, bson.D{{Key: "_id", Value: activityKey(ws, id)}},
+			options.FindOne().SetProjection(bson.M{"id": 1, "immutable": 1})).Decode(&d)
+		if mongodb.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("look up activity ids: %w", err)
+		}
+		out = append(out, d)
 	}
 	return out, nil
 }
@@ -136,14 +176,13 @@ func (m *Mongo) storedIDs(ctx context.Context, ws string, recs []activity.Record
 	for i, r := range recs {
 		ids[i] = r.ID
 	}
-	found, err := m.find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "id", Value: bson.M{"$in": ids}}},
-		options.Find().SetProjection(bson.M{"id": 1}))
+	found, err := m.lookUp(ctx, ws, ids)
 	if err != nil {
-		return nil, fmt.Errorf("look up activity ids: %w", err)
+		return nil, err
 	}
 	out := make(map[string]bool, len(found))
-	for _, r := range found {
-		out[r.ID] = true
+	for _, d := range found {
+		out[d.ID] = true
 	}
 	return out, nil
 }

@@ -54,3 +54,32 @@ func TestInsertFreshReturnsRacedRecords(t *testing.T) {
 		t.Fatalf("found %d of b and d", len(got))
 	}
 }
+
+// Ids are looked up the same way by the point reads FerretDB gets and by
+// the $in query MongoDB gets.
+func TestLookUpBothPaths(t *testing.T) {
+	for _, point := range []bool{true, false} {
+		ctx := context.Background()
+		m := NewMongo(testenv.Mongo(t))
+		if err := m.EnsureIndexes(ctx); err != nil {
+			t.Fatal(err)
+		}
+		m.pointReads = point
+		locked := record("locked", 1)
+		locked.Immutable = true
+		if err := m.ReplaceAll(ctx, "ws1", []activity.Record{locked, record("free", 1)}); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.ReplaceAll(ctx, "ws2", []activity.Record{record("other", 1)}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.ImmutableAmong(ctx, "ws1", []string{"free", "locked", "missing", "other"})
+		if err != nil || len(got) != 1 || got[0] != "locked" {
+			t.Fatalf("point=%v: ImmutableAmong = %v, %v; want [locked]", point, got, err)
+		}
+		stored, err := m.storedIDs(ctx, "ws1", []activity.Record{record("free", 2), record("other", 2), record("new", 2)})
+		if err != nil || len(stored) != 1 || !stored["free"] {
+			t.Fatalf("point=%v: storedIDs = %v, %v; want free only", point, stored, err)
+		}
+	}
+}
