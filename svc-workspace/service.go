@@ -13,12 +13,14 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
@@ -52,6 +54,14 @@ type Config struct {
 	// WebhookAllowPrivateTargets lets deliveries reach loopback and private
 	// addresses (tests, on-premises receivers); off in production.
 	WebhookAllowPrivateTargets bool `env:"WEBHOOK_ALLOW_PRIVATE_TARGETS, default=false"`
+	// WebhookTargetCacheTTL is how long a replica reuses what it read of a
+	// workspace's webhook configuration, operator switch and endpoints when
+	// delivering (zero: 2 s; negative: read them for every event and
+	// attempt). A change made through another replica reaches this one's
+	// deliveries within it: a disabled or deleted endpoint may still get
+	// attempts, a new one may miss events, for up to this long. The
+	// replica that makes a change applies it at once.
+	WebhookTargetCacheTTL time.Duration `env:"WEBHOOK_TARGET_CACHE_TTL, default=2s"`
 	// EventStreams are the streams whose events are delivered to webhooks
 	// (DefaultEventStreams when empty).
 	EventStreams []string `env:"EVENT_STREAMS, default=events:activity,events:notify,events:content"`
@@ -128,17 +138,17 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if err := mongoStore.EnsureIndexes(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
+	hooks, deliveries, err := newWebhooks(ctx, cfg, deps, mongoStore, logger)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
 	cache := store.NewCredentialCache(deps.Redis)
-	svc := workspace.NewService(mongoStore, cache)
+	svc := workspace.NewService(switchWatch{Mongo: mongoStore, changed: hooks.ForgetTargets}, cache)
 	if cfg.BootstrapAPIKey != "" {
 		if err := svc.Bootstrap(ctx, cfg.BootstrapAPIKey, cfg.BootstrapAuthToken); err != nil {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 		logger.InfoContext(ctx, "bootstrap workspace ready")
-	}
-	hooks, deliveries, err := newWebhooks(ctx, cfg, deps, mongoStore, logger)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
 	engine := api.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), cache.Ping(ctx))
@@ -169,7 +179,9 @@ func newWebhooks(ctx context.Context, cfg Config, deps Deps, st *store.Mongo, lo
 	if box == nil {
 		logger.WarnContext(ctx, "DATA_ENCRYPTION_KEY is not configured: email and webhook settings cannot be changed")
 	}
-	hooks := webhook.NewService(st, st, pagetoken.New(deps.Redis, 0), webhook.Options{Box: box})
+	hooks := webhook.NewService(st, st, pagetoken.New(deps.Redis, 0), webhook.Options{
+		Box: box, TargetCacheTTL: cfg.WebhookTargetCacheTTL,
+	})
 	deliveries := delivery.NewService(deps.DB, hooks, delivery.Options{
 		AllowPrivateTargets: cfg.WebhookAllowPrivateTargets, Logger: logger,
 	})
@@ -177,6 +189,20 @@ func newWebhooks(ctx context.Context, cfg Config, deps Deps, st *store.Mongo, lo
 		return nil, nil, err
 	}
 	return hooks, deliveries, nil
+}
+
+// switchWatch is the workspace store that tells the webhook delivery of
+// this replica when an operator changes a workspace's feature switches, so
+// turning advancedWebhooks off stops deliveries here at once instead of
+// after the delivery's cache TTL (other replicas follow within it).
+type switchWatch struct {
+	*store.Mongo
+	changed func(workspaceID string)
+}
+
+func (w switchWatch) SetFeatureSwitches(ctx context.Context, workspaceID string, switches map[features.Name]bool) (workspace.Workspace, error) {
+	defer w.changed(workspaceID) // after the write, whatever its outcome
+	return w.Mongo.SetFeatureSwitches(ctx, workspaceID, switches)
 }
 
 // Handler serves every route, traced.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -360,18 +361,21 @@ func TestConfigFromEnvironment(t *testing.T) {
 	if err := config.Defaults(ctx, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(cfg.EventStreams, svcworkspace.DefaultEventStreams) || cfg.WebhookAllowPrivateTargets || cfg.DataEncryptionKey != "" {
-		t.Fatalf("defaults: streams %v, private targets %v", cfg.EventStreams, cfg.WebhookAllowPrivateTargets)
+	if !slices.Equal(cfg.EventStreams, svcworkspace.DefaultEventStreams) || cfg.WebhookAllowPrivateTargets || cfg.DataEncryptionKey != "" ||
+		cfg.WebhookTargetCacheTTL != 2*time.Second {
+		t.Fatalf("defaults: streams %v, private targets %v, target cache %v", cfg.EventStreams, cfg.WebhookAllowPrivateTargets, cfg.WebhookTargetCacheTTL)
 	}
 	env := mapEnv(map[string]string{
 		"INTERNAL_SECRET": secret, "DATA_ENCRYPTION_KEY": testDataKey,
 		"EVENT_STREAMS": "events:a,events:b", "WEBHOOK_ALLOW_PRIVATE_TARGETS": "true",
+		"WEBHOOK_TARGET_CACHE_TTL": "-1s",
 	})
 	cfg = svcworkspace.Config{}
 	if err := config.LoadFrom(ctx, &cfg, env); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(cfg.EventStreams, []string{"events:a", "events:b"}) || !cfg.WebhookAllowPrivateTargets || cfg.DataEncryptionKey != testDataKey {
+	if !slices.Equal(cfg.EventStreams, []string{"events:a", "events:b"}) || !cfg.WebhookAllowPrivateTargets || cfg.DataEncryptionKey != testDataKey ||
+		cfg.WebhookTargetCacheTTL != -time.Second {
 		t.Fatalf("loaded %+v", cfg)
 	}
 	if masked := config.Masked(&cfg); masked["DATA_ENCRYPTION_KEY"] != "***" {

@@ -41,6 +41,9 @@ func (s *Service) UpdateConfig(ctx context.Context, workspaceID string, u Config
 	if err := s.requireBox(); err != nil {
 		return Config{}, err
 	}
+	// After the write, whatever its outcome: this replica's deliveries
+	// follow the new configuration at once.
+	defer s.ForgetTargets(workspaceID)
 	for range maxSaveAttempts {
 		stored, version, err := s.store.WebhookConfig(ctx, workspaceID)
 		if errors.Is(err, ErrNotFound) {

@@ -22,6 +22,8 @@ import (
 type fixture struct {
 	svc   *webhook.Service
 	store *store.Mongo
+	box   *secretbox.Box
+	pages webhook.Pages
 	clock time.Time
 }
 
@@ -41,11 +43,17 @@ func newFixture(t *testing.T, workspaceIDs ...string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{store: st, clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-	f.svc = webhook.NewService(st, st, pagetoken.New(testenv.Redis(t), 0), webhook.Options{
-		Box: box, Now: func() time.Time { return f.clock },
-	})
+	f := &fixture{store: st, box: box, pages: pagetoken.New(testenv.Redis(t), 0), clock: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	f.svc = f.replica()
 	return f
+}
+
+// replica is another Service over the same store and clock, as a second
+// replica of svc-workspace would be: its own (default) target cache.
+func (f *fixture) replica() *webhook.Service {
+	return webhook.NewService(f.store, f.store, f.pages, webhook.Options{
+		Box: f.box, Now: func() time.Time { return f.clock },
+	})
 }
 
 func (f *fixture) enable(t *testing.T, ws string, on bool) {
@@ -152,6 +160,7 @@ func TestDeliveryTargets(t *testing.T) {
 	if _, err := f.store.SetFeatureSwitches(ctx, "ws_1", map[features.Name]bool{features.AdvancedWebhooks: false}); err != nil {
 		t.Fatal(err)
 	}
+	f.svc.ForgetTargets("ws_1") // what the host does when the switch changes (svcworkspace.switchWatch)
 	if cfg, targets, err := f.svc.DeliveryTargets(ctx, "ws_1", "activity.add"); err != nil || cfg.IsEnabled || len(targets) != 0 {
 		t.Fatalf("switched off: %+v %d %v", cfg, len(targets), err)
 	}

@@ -33,6 +33,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, workspaceID string, spec E
 		Secrets:        []Secret{s.sealSecret(workspaceID, id)},
 		SecretsVersion: 1,
 	}
+	defer s.ForgetTargets(workspaceID) // the new endpoint gets events at once here
 	err = s.store.InsertEndpoint(ctx, rec)
 	if errors.Is(err, ErrDuplicate) && spec.UID != nil {
 		return Endpoint{}, api.Errorf(api.AlreadyExists, "another endpoint of this workspace has uid %q", *spec.UID)

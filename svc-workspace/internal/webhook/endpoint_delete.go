@@ -15,6 +15,7 @@ func (s *Service) DeleteEndpoint(ctx context.Context, workspaceID, endpointID st
 	if err := s.requireBox(); err != nil {
 		return err
 	}
+	defer s.ForgetTargets(workspaceID)
 	err := s.store.DeleteEndpoint(ctx, workspaceID, endpointID)
 	if errors.Is(err, ErrNotFound) {
 		return errEndpointNotFound

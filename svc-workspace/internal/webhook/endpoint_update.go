@@ -19,6 +19,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, workspaceID, endpointID st
 	if err := s.requireBox(); err != nil {
 		return Endpoint{}, err
 	}
+	defer s.ForgetTargets(workspaceID)
 	e, err := s.store.UpdateEndpoint(ctx, workspaceID, endpointID, ch, s.clock())
 	if errors.Is(err, ErrNotFound) {
 		return Endpoint{}, errEndpointNotFound

@@ -17,6 +17,7 @@ func (s *Service) RotateEndpointSecret(ctx context.Context, workspaceID, endpoin
 	if err := s.requireBox(); err != nil {
 		return err
 	}
+	defer s.ForgetTargets(workspaceID) // sign with the new secret at once here
 	for range maxSaveAttempts {
 		rec, err := s.store.EndpointByID(ctx, workspaceID, endpointID)
 		if errors.Is(err, ErrNotFound) {

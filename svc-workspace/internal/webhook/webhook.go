@@ -134,6 +134,11 @@ type Options struct {
 	Box *secretbox.Box
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// TargetCacheTTL is how long DeliveryTargets and DeliveryTarget reuse
+	// what they read of a workspace (DefaultTargetCacheTTL when zero, no
+	// cache when negative). Changes made through another replica reach
+	// this one's deliveries only after it; see targetCache.
+	TargetCacheTTL time.Duration
 }
 
 // Service runs the operations.
@@ -143,6 +148,7 @@ type Service struct {
 	pages    Pages
 	box      *secretbox.Box
 	now      func() time.Time
+	targets  *targetCache
 }
 
 // NewService returns a Service.
@@ -151,8 +157,21 @@ func NewService(store Store, switches Switches, pages Pages, opts Options) *Serv
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: store, switches: switches, pages: pages, box: opts.Box, now: now}
+	ttl := opts.TargetCacheTTL
+	if ttl == 0 {
+		ttl = DefaultTargetCacheTTL
+	}
+	return &Service{
+		store: store, switches: switches, pages: pages, box: opts.Box, now: now,
+		targets: newTargetCache(ttl, now),
+	}
 }
+
+// ForgetTargets drops what this replica cached of workspaceID's delivery
+// targets, so its deliveries see a change at once. The operations of this
+// package call it themselves; the host calls it when the operator's
+// advancedWebhooks switch changes, which this package does not write.
+func (s *Service) ForgetTargets(workspaceID string) { s.targets.invalidate(workspaceID) }
 
 // clock returns the current time as stored: UTC, millisecond precision
 // (what MongoDB keeps), so a value reads back equal.

@@ -1,0 +1,85 @@
+package svcworkspace_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/internalauth"
+	svcworkspace "github.com/opencollab/backend/svc-workspace"
+)
+
+// TestSwitchChangeReachesThisReplicasDeliveryAtOnce: the operator's
+// advancedWebhooks switch is written by the workspace operations, not the
+// webhook package; the service must still make this replica's delivery
+// forget its cached targets, or events would go out for a whole TTL (a
+// minute here) after the switch was turned off.
+func TestSwitchChangeReachesThisReplicasDeliveryAtOnce(t *testing.T) {
+	e := newEnv(t, svcworkspace.Config{
+		DataEncryptionKey: testDataKey, WebhookAllowPrivateTargets: true, EventStreams: []string{"events:activity"},
+		WebhookTargetCacheTTL: time.Minute,
+	})
+	c := e.createWorkspace(nil)
+	ws := internalauth.Workspace(c.WorkspaceID)
+	e.enableHooks(ws)
+
+	var mu sync.Mutex
+	got := map[string]bool{} // activity ids delivered
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Data struct {
+				ID string `json:"id"`
+			} `json:"data"`
+		}
+		raw, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(raw, &body)
+		mu.Lock()
+		got[body.Data.ID] = true
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	e.createEndpoint(ws, map[string]any{"url": srv.URL + "/hook"})
+
+	pub := events.NewPublisher(e.rdb, nil, "activity", nil)
+	send := func(id string) {
+		ev, err := events.New("activity.add", "activity", c.WorkspaceID, "org_1", "doc_1", map[string]any{"id": id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pub.Publish(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	delivered := func(id string) bool { mu.Lock(); defer mu.Unlock(); return got[id] }
+	waitFor := func(id string) {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); !delivered(id); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s was not delivered", id)
+			}
+		}
+	}
+	setSwitch := func(on bool) {
+		e.ok(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": map[string]any{"advancedWebhooks": on}}, nil)
+	}
+
+	send("before") // fills the cache with the endpoint
+	waitFor("before")
+	setSwitch(false)
+	send("while-off")
+	setSwitch(true)
+	send("after")
+	// The one consumer ingests in stream order: once "after" is here,
+	// "while-off" was ingested (and would have been sent just before it).
+	waitFor("after")
+	time.Sleep(200 * time.Millisecond)
+	if delivered("while-off") {
+		t.Fatal("an event published while advanced webhooks were switched off was delivered")
+	}
+}
