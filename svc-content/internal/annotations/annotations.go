@@ -52,6 +52,13 @@ type Service struct {
 	feedLocks   keyLocks // feed heads and buckets, never held with another lock
 	logger      *slog.Logger
 	now         func() time.Time
+	// singleWriter: the database is FerretDB (the embedded store, one
+	// process), which serves only exact _id filters from an index. The
+	// version guard of a write then comes from the in-process lock held
+	// from read to write, not from the filter, which FerretDB would
+	// answer by scanning every annotation (and still as read-then-write).
+	// Set by EnsureIndexes.
+	singleWriter bool
 }
 
 // NewService returns the service on db. Page tokens of get are kept in db
@@ -95,6 +102,11 @@ func (s *Service) WithLogger(l *slog.Logger) *Service {
 // EnsureIndexes creates the indexes the annotation queries run on; safe at
 // every start. The feed collections are only read by _id and need none.
 func (s *Service) EnsureIndexes(ctx context.Context) error {
+	ferret, err := mongodb.IsFerretDB(ctx, s.annotations.Database())
+	if err != nil {
+		return err
+	}
+	s.singleWriter = ferret
 	idx := func(name string, keys bson.D, unique bool) mongo.IndexModel {
 		o := options.Index().SetName(name)
 		if unique {
@@ -102,7 +114,7 @@ func (s *Service) EnsureIndexes(ctx context.Context) error {
 		}
 		return mongo.IndexModel{Keys: keys, Options: o}
 	}
-	err := mongodb.EnsureIndexes(ctx, s.annotations,
+	err = mongodb.EnsureIndexes(ctx, s.annotations,
 		idx("ws_annotation", bson.D{{Key: "workspaceId", Value: 1}, {Key: "annotationId", Value: 1}}, true),
 		idx("ws_org_doc_sort", bson.D{{Key: "workspaceId", Value: 1}, {Key: "organizationId", Value: 1}, {Key: "documentId", Value: 1}, {Key: "sortKey", Value: 1}}, false),
 		idx("ws_org_sort", bson.D{{Key: "workspaceId", Value: 1}, {Key: "organizationId", Value: 1}, {Key: "sortKey", Value: 1}}, false),

@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"fmt"
+	"github.com/opencollab/backend/pkg/mongodb"
 	"slices"
 	"strings"
 	"sync"
@@ -212,5 +213,47 @@ func TestReactionsToggleAndPublish(t *testing.T) {
 	}
 	if _, err := f.svc.AddReaction(ctx, "ws1", ReactionAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1", Icon: " ", User: user("x")}); !api.IsStatus(err, api.InvalidArgument) {
 		t.Fatalf("blank icon: %v", err)
+	}
+}
+
+// Two replicas on one MongoDB rely on the version guard of the write (their
+// locks are their own): concurrent adds through both are all kept. Only
+// on MongoDB: FerretDB applies a guarded replace as a read then a write,
+// so there two replicas can lose an update (it runs as one process).
+func TestConcurrentCommentAddsAcrossReplicasAreAllKept(t *testing.T) {
+	f := newFixture(t)
+	if ferret, err := mongodb.IsFerretDB(t.Context(), f.db); err != nil || ferret {
+		t.Skipf("needs MongoDB, the test store is FerretDB (%v)", err)
+	}
+	f.svc.singleWriter = false
+	other := NewService(f.db, &recorder{})
+	if err := other.EnsureIndexes(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	other.singleWriter = false
+	f.add("ws1", "doc1", "a1", comment("alice", "root"))
+	const writers = 12
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for i := range writers {
+		svc := f.svc
+		if i%2 == 1 {
+			svc = other
+		}
+		wg.Go(func() {
+			_, err := svc.AddComments(t.Context(), "ws1", CommentsAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1",
+				CommentData: []CommentInput{comment(fmt.Sprintf("user%d", i), fmt.Sprintf("reply %d", i))}})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := f.one("ws1", "a1"); len(a.Comments) != writers+1 {
+		t.Fatalf("%d comments kept, want %d", len(a.Comments), writers+1)
 	}
 }

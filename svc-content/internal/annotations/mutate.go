@@ -98,7 +98,11 @@ func (s *Service) tryMutate(ctx context.Context, sc Scope, id string, change fun
 	if err := s.feedAdd(ctx, a, without(a.IndexedRows, indexed)); err != nil {
 		return nil, false, err
 	}
-	res, err := s.annotations.ReplaceOne(ctx, bson.M{"_id": a.Key, "version": read}, a)
+	guard := bson.M{"_id": a.Key, "version": read}
+	if s.singleWriter {
+		guard = bson.M{"_id": a.Key} // the lock above guards the version
+	}
+	res, err := s.annotations.ReplaceOne(ctx, guard, a)
 	if err != nil {
 		return nil, false, fmt.Errorf("write annotation: %w", err)
 	}
