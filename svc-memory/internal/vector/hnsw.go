@@ -11,8 +11,8 @@ import (
 // goroutine holds at most one at a time, so they cannot deadlock.
 const lockStripes = 1 << 14
 
-// maxLevel caps the layer count; with M=12 a level above 7 has
-// probability ~2e-9 per node.
+// maxLevel caps the layer count; with M=16 a level above 6 has
+// probability ~1e-8 per node.
 const maxLevelCap = 15
 
 // hnsw is a Hierarchical Navigable Small World graph (Malkov & Yashunin,
