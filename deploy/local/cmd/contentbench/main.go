@@ -32,11 +32,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 
@@ -65,7 +65,7 @@ func main() {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	stopProfile, err := startProfile(cfg.cpuProfile)
+	stopProfile, err := benchkit.StartCPUProfile(cfg.cpuProfile)
 	if err == nil {
 		err = run(ctx, cfg)
 		stopProfile()
@@ -154,7 +154,7 @@ func run(ctx context.Context, cfg config) error {
 	sysCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	start := time.Now()
-	r := results{loadBefore: loadAverage()}
+	r := results{loadBefore: benchkit.LoadAverage()}
 	sys, err := system.Start(sysCtx, system.Options{
 		DataDir: dir, GatewayAddr: "127.0.0.1:0", RateLimitPerSecond: -1,
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
@@ -178,9 +178,9 @@ func run(ctx context.Context, cfg config) error {
 			return err
 		}
 		r.steps = append(r.steps, s)
-		progress("size %d: first page p50 %v", size, s.pages.pct(0.5))
+		benchkit.Progress("size %d: first page p50 %v", size, s.pages.pct(0.5))
 	}
-	r.total, r.loadAfter = time.Since(start), loadAverage()
+	r.total, r.loadAfter = time.Since(start), benchkit.LoadAverage()
 	report(os.Stdout, cfg, r)
 	cancel()
 	return sys.Wait()
@@ -190,12 +190,12 @@ func run(ctx context.Context, cfg config) error {
 // measures their first page.
 func grow(ctx context.Context, u *dataUser, d *direct, size int, cfg config) (step, error) {
 	s := step{size: size}
-	progress("seeding comments to %d", size)
+	benchkit.Progress("seeding comments to %d", size)
 	seed, err := u.growComments(ctx, size, cfg.conc)
 	if err != nil {
 		return s, err
 	}
-	progress("seeding notifications to %d", size)
+	benchkit.Progress("seeding notifications to %d", size)
 	notes, err := u.growNotifications(ctx, size, cfg.conc)
 	if err != nil {
 		return s, err
@@ -203,42 +203,4 @@ func grow(ctx context.Context, u *dataUser, d *direct, size int, cfg config) (st
 	s.seed = append(seed, notes)
 	s.pages, err = firstPages(ctx, u, d, cfg)
 	return s, err
-}
-
-// progress tells the terminal where a long run is; the tables go to stdout.
-func progress(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
-
-// startProfile starts CPU profiling to path when it is set; the returned
-// func stops it.
-func startProfile(path string) (func(), error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
-}
-
-// loadAverage is the 1, 5 and 15 minute load average, as uptime shows it.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], ", ")
 }

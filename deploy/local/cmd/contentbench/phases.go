@@ -5,17 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 )
 
 // throughput runs the write phases: bulk activities/add, then
 // notifications/add notifying bench-target (not the data user, whose
 // notification count the page phases fix).
 func throughput(ctx context.Context, c *client, cfg config) []phase {
-	progress("activities/add: %d calls × %d records, %d clients", cfg.activityCalls, cfg.perActivity, cfg.conc)
+	benchkit.Progress("activities/add: %d calls × %d records, %d clients", cfg.activityCalls, cfg.perActivity, cfg.conc)
 	acts := measure(ctx, "activities/add", cfg.activityCalls, cfg.conc, func(ctx context.Context, i int) (int, error) {
 		return addActivities(ctx, c, i, cfg.perActivity)
 	})
-	progress("notifications/add: %d calls, %d clients", cfg.notifyCalls, cfg.conc)
+	benchkit.Progress("notifications/add: %d calls, %d clients", cfg.notifyCalls, cfg.conc)
 	notes := measure(ctx, "notifications/add", cfg.notifyCalls, cfg.conc, func(ctx context.Context, i int) (int, error) {
 		return 1, addNotification(ctx, c, benchTarget, i)
 	})
@@ -68,7 +70,7 @@ func firstPages(ctx context.Context, u *dataUser, d *direct, cfg config) (pages,
 	if err := p.warmUp(ctx, u, cfg.pageWarmup+1); err != nil {
 		return p, err
 	}
-	progress("users/data/get first page at %d: %d calls, %d clients", u.comments, cfg.pageCalls, cfg.pageConc)
+	benchkit.Progress("users/data/get first page at %d: %d calls, %d clients", u.comments, cfg.pageCalls, cfg.pageConc)
 	// Failed calls are counted and reported, not fatal: a page that times
 	// out downstream is itself a result.
 	p.phase = measure(ctx, "users/data/get", cfg.pageCalls, cfg.pageConc, func(ctx context.Context, _ int) (int, error) {

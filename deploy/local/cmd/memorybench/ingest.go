@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 )
 
 // ingest is what the ingest phase measured.
@@ -61,7 +63,7 @@ func runIngest(ctx context.Context, c *client, batches []batch, n int, poll, wai
 		err := c.call(phaseCtx, "/v2/activities/add",
 			map[string]any{"organizationId": b.org, "documentId": b.doc, "activities": b.activities}, nil)
 		if err != nil && phaseCtx.Err() != nil {
-			progress("posting cut off after %d of %d calls: %v", i, len(batches), phaseCtx.Err())
+			benchkit.Progress("posting cut off after %d of %d calls: %v", i, len(batches), phaseCtx.Err())
 			break
 		}
 		if err != nil {
@@ -73,7 +75,7 @@ func runIngest(ctx context.Context, c *client, batches []batch, n int, poll, wai
 		in.postedActs += len(b.activities)
 		in.posted = time.Since(start)
 		if (i+1)%20 == 0 || i+1 == len(batches) {
-			progress("posted %d of %d calls", i+1, len(batches))
+			benchkit.Progress("posted %d of %d calls", i+1, len(batches))
 		}
 	}
 	slices.Sort(in.callLat)
@@ -122,7 +124,7 @@ func pollCount(ctx context.Context, c *client, n int, every time.Duration, start
 			return samples, at, nil
 		}
 		if time.Since(last) >= 10*time.Second {
-			progress("%d of %d judgments after %v", *r.TotalInScope, n, at.Round(time.Second))
+			benchkit.Progress("%d of %d judgments after %v", *r.TotalInScope, n, at.Round(time.Second))
 			last = time.Now()
 		}
 		select {

@@ -30,10 +30,10 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/pprof"
 	"syscall"
 	"time"
 
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 
@@ -64,7 +64,7 @@ func realMain(ctx context.Context) int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	stopProfile, err := startProfile(cfg.cpuProfile)
+	stopProfile, err := benchkit.StartCPUProfile(cfg.cpuProfile)
 	if err == nil {
 		err = run(ctx, cfg)
 		stopProfile()
@@ -126,14 +126,14 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	r := results{cfg: cfg, loadBefore: loadAverage()}
+	r := results{cfg: cfg, loadBefore: benchkit.LoadAverage()}
 	sysCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Everything in the process that logs through the default logger
 	// (servers shutting down, calls cut off at the end of the load) goes
 	// quiet too, so stderr carries only progress.
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	progress("starting the embedded system in %s", dir)
+	benchkit.Progress("starting the embedded system in %s", dir)
 	t0 := time.Now()
 	// Rate limit off: the gateway's default 100/s per API key would make
 	// the load phase measure the limiter. Logs off: at these rates they
@@ -157,46 +157,21 @@ func run(ctx context.Context, cfg config) error {
 func phases(ctx context.Context, c *client, r *results) error {
 	cfg := r.cfg
 	batches := seed(cfg.n, cfg.batch, cfg.orgs, cfg.docs)
-	progress("ingest: %d activities in %d calls over %d organizations × %d documents", cfg.n, len(batches), cfg.orgs, cfg.docs)
+	benchkit.Progress("ingest: %d activities in %d calls over %d organizations × %d documents", cfg.n, len(batches), cfg.orgs, cfg.docs)
 	var err error
 	if r.ingest, err = runIngest(ctx, c, batches, cfg.n, cfg.poll, cfg.ingestWait); err != nil {
 		return err
 	}
 	if r.ingest.waitFailed != nil {
-		progress("ingest incomplete: %v", r.ingest.waitFailed)
+		benchkit.Progress("ingest incomplete: %v", r.ingest.waitFailed)
 	}
 	r.afterIngest = readMemory()
-	progress("search load: %d clients for %v", cfg.conc, cfg.duration)
+	benchkit.Progress("search load: %d clients for %v", cfg.conc, cfg.duration)
 	// Organizations only get judgments when there are calls for them; the
 	// filtered searches ask only those that have some.
 	r.load = runLoad(ctx, c, cfg.conc, cfg.duration, min(cfg.orgs, len(batches)), cfg.limit)
-	progress("%v", r.load.all())
-	r.afterLoad, r.loadAfter = readMemory(), loadAverage()
+	benchkit.Progress("%v", r.load.all())
+	r.afterLoad, r.loadAfter = readMemory(), benchkit.LoadAverage()
 	report(os.Stdout, *r)
 	return nil
-}
-
-// progress tells the terminal where a long run is; the tables go to stdout.
-func progress(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
-
-// startProfile starts CPU profiling to path when it is set; the returned
-// func stops it.
-func startProfile(path string) (func(), error) {
-	if path == "" {
-		return func() {}, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
 }

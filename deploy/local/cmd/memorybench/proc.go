@@ -45,16 +45,3 @@ func readMemory() memory {
 	m.heap = ms.HeapInuse
 	return m
 }
-
-// loadAverage is the 1, 5 and 15 minute load average, as uptime shows it.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], ", ")
-}

@@ -26,6 +26,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 )
 
 type config struct {
@@ -61,7 +63,7 @@ func main() {
 func realMain(ctx context.Context, cfg config) error {
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
-	r := results{loadBefore: loadAverage(), started: time.Now()}
+	r := results{loadBefore: benchkit.LoadAverage(), started: time.Now()}
 
 	st, err := startStack(ctx)
 	if err != nil {
@@ -97,7 +99,7 @@ func realMain(ctx context.Context, cfg config) error {
 		return err
 	}
 	r.checks = st.rcv.stats()
-	r.loadAfter, r.took = loadAverage(), time.Since(r.started)
+	r.loadAfter, r.took = benchkit.LoadAverage(), time.Since(r.started)
 	report(os.Stdout, cfg, r)
 	r.checks.warn(ctx)
 	return nil

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -75,18 +73,4 @@ func (c checks) warn(ctx context.Context) {
 		slog.WarnContext(ctx, "deliveries broke the Standard Webhooks contract or came twice",
 			"withoutHeaders", c.noHeaders, "badSignature", c.badSignature, "duplicates", c.duplicates)
 	}
-}
-
-// loadAverage is the 1, 5 and 15 minute load average, as uptime shows it:
-// the machine is shared, so the figures mean little without it.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], ", ")
 }

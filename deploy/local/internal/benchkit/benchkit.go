@@ -1,0 +1,51 @@
+// Package benchkit holds what the load tools under cmd/ share: progress
+// lines, the machine's load and CPU profiling.
+package benchkit
+
+import (
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"strings"
+	"time"
+)
+
+// Progress tells the terminal where a long run is, on stderr; the tables go
+// to stdout.
+func Progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// LoadAverage is the 1, 5 and 15 minute load average, as uptime shows it:
+// the machine is shared, so the figures mean little without it.
+func LoadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], ", ")
+}
+
+// StartCPUProfile profiles the process to path when it is set; the
+// returned func stops it.
+func StartCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
