@@ -16,7 +16,7 @@ const (
 	DefaultExactThreshold = 20000
 	DefaultM              = 16
 	DefaultEfConstruction = 100
-	DefaultEfSearch       = 192
+	DefaultEfSearch       = 256
 )
 
 // upsertChunk bounds how long one Upsert holds the write lock, so searches
@@ -47,7 +47,8 @@ type Options struct {
 	// ~1.5x faster but needs EfSearch ~384 for the same recall at 1M).
 	EfConstruction int
 	// EfSearch is the candidate list size of a query (at least the limit).
-	// Default 192 (recall@10 >= 0.96 at 1M points in BENCHMARKS.md).
+	// Default 256: recall@10 0.978 at 1M points, p99 1.5 ms (192 gave
+	// 0.954-0.970 over three builds: a parallel build varies; BENCHMARKS.md).
 	EfSearch int
 	// Workers is the number of goroutines inserting into the graph during
 	// bulk upserts. Default GOMAXPROCS.
