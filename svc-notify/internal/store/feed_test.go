@@ -36,7 +36,16 @@ func feed(t *testing.T, s *store.Mongo, ws, userID string, limit int) []string {
 }
 
 func TestUserFeedPages(t *testing.T) {
-	s := newStore(t)
+	for _, point := range []bool{true, false} {
+		t.Run(map[bool]string{true: "point reads", false: "$in"}[point], func(t *testing.T) {
+			s := newStore(t)
+			s.SetPointReads(point)
+			testUserFeedPages(t, s)
+		})
+	}
+}
+
+func testUserFeedPages(t *testing.T, s *store.Mongo) {
 	// 205 notifications for u1 span three feed pages (of 100 entries);
 	// some in between are not u1's.
 	var want []string

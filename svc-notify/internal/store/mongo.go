@@ -32,6 +32,10 @@ type Mongo struct {
 	migrations        *mongo.Collection
 	notificationLocks keyLocks // by notification key
 	feedLocks         keyLocks // by feed head key; taken inside a notification lock, never the other way
+	// pointReads: the database is FerretDB, which answers an _id $in by
+	// scanning, so notifications are read one exact _id at a time. Set by
+	// EnsureIndexes.
+	pointReads bool
 }
 
 // NewMongo returns a store over db. Call EnsureIndexes before serving.
@@ -69,6 +73,11 @@ func index(name string, unique bool, fields ...string) mongo.IndexModel {
 // hundredth page. Notifications and user feeds are keyed by _id (see
 // keys.go), so adds and the user-data export need no further index.
 func (m *Mongo) EnsureIndexes(ctx context.Context) error {
+	ferret, err := mongodb.IsFerretDB(ctx, m.db)
+	if err != nil {
+		return err
+	}
+	m.pointReads = ferret
 	steps := []struct {
 		coll   *mongo.Collection
 		models []mongo.IndexModel

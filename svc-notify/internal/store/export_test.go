@@ -1,0 +1,5 @@
+package store
+
+// SetPointReads lets tests run the MongoDB code paths on FerretDB too
+// (FerretDB answers them correctly, only by scanning).
+func (m *Mongo) SetPointReads(on bool) { m.pointReads = on }
