@@ -1,85 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/opencollab/backend/deploy/local/system"
 )
 
-// client calls the gateway with the local credentials, as an API user does.
-type client struct {
-	hc        *http.Client
-	url       string
-	apiKey    string
-	authToken string
-}
-
-func newClient(sys *system.System, conc int, timeout time.Duration) *client {
-	tr := &http.Transport{MaxIdleConns: 4 * conc, MaxIdleConnsPerHost: 4 * conc, IdleConnTimeout: time.Minute}
-	return &client{
-		hc:  &http.Client{Transport: tr, Timeout: timeout},
-		url: sys.GatewayURL, apiKey: sys.Credentials.APIKey, authToken: sys.Credentials.AuthToken,
-	}
-}
-
-// envelope is a success reply; Data is result.data.
-type envelope[T any] struct {
-	Result struct {
-		Data          T       `json:"data"`
-		NextPageToken *string `json:"nextPageToken"`
-	} `json:"result"`
-}
-
-// call posts {"data": data} to the gateway's path with the API
-// credentials and decodes the whole reply into out (nil: the reply is read
-// and dropped). Anything but 200 is an error.
-func (c *client) call(ctx context.Context, path string, data, out any) error {
-	return c.post(ctx, c.url+path, func(h http.Header) {
-		h.Set("x-svc-api-key", c.apiKey)
-		h.Set("x-svc-auth-token", c.authToken)
-	}, data, out)
-}
-
-// post is call to any url, with the headers auth sets.
-func (c *client) post(ctx context.Context, url string, auth func(http.Header), data, out any) error {
-	body, err := json.Marshal(map[string]any{"data": data})
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	auth(req.Header)
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d %.300s", url, resp.StatusCode, b)
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("%s: reply: %w", url, err)
-	}
-	return nil
+// result is a success reply's result object: Data is result.data.
+type result[T any] struct {
+	Data          T       `json:"data"`
+	NextPageToken *string `json:"nextPageToken"`
 }
 
 // op is one call of a phase; i runs from 0 to calls-1. It returns how many

@@ -162,7 +162,7 @@ func run(ctx context.Context, cfg config) error {
 	if err != nil {
 		return err
 	}
-	c := newClient(sys, max(cfg.conc, cfg.pageConc), cfg.callTimeout)
+	c := benchkit.NewClient(sys, max(cfg.conc, cfg.pageConc), cfg.callTimeout)
 	u := &dataUser{c: c, id: "bench-user", shape: cfg.shape}
 	if err := addUsers(ctx, c, u.id, benchAuthor, benchTarget); err != nil {
 		return fmt.Errorf("seed users: %w", err)

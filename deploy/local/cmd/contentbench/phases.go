@@ -12,7 +12,7 @@ import (
 // throughput runs the write phases: bulk activities/add, then
 // notifications/add notifying bench-target (not the data user, whose
 // notification count the page phases fix).
-func throughput(ctx context.Context, c *client, cfg config) []phase {
+func throughput(ctx context.Context, c *benchkit.Client, cfg config) []phase {
 	benchkit.Progress("activities/add: %d calls × %d records, %d clients", cfg.activityCalls, cfg.perActivity, cfg.conc)
 	acts := measure(ctx, "activities/add", cfg.activityCalls, cfg.conc, func(ctx context.Context, i int) (int, error) {
 		return addActivities(ctx, c, i, cfg.perActivity)
@@ -26,7 +26,7 @@ func throughput(ctx context.Context, c *client, cfg config) []phase {
 
 // addActivities stores the i-th call's n activity records: one comment
 // thread's activity log, as svc-content would write it.
-func addActivities(ctx context.Context, c *client, i, n int) (int, error) {
+func addActivities(ctx context.Context, c *benchkit.Client, i, n int) (int, error) {
 	target := fmt.Sprintf("act-ann-%06d", i)
 	acts := make([]map[string]any, n)
 	for j := range acts {
@@ -38,7 +38,7 @@ func addActivities(ctx context.Context, c *client, i, n int) (int, error) {
 			"displayMessageTemplate": "{{actionUser.name}} commented",
 		}
 	}
-	err := c.call(ctx, "/v2/activities/add", map[string]any{
+	err := c.Call(ctx, "/v2/activities/add", map[string]any{
 		"organizationId": benchOrg, "documentId": fmt.Sprintf("bench-doc-%02d", i%benchDocs), "activities": acts,
 	}, nil)
 	if err != nil {
@@ -119,7 +119,7 @@ func (p *pages) warmUp(ctx context.Context, u *dataUser, calls int) error {
 const userDataPageLimit = 100
 
 func firstPage(ctx context.Context, u *dataUser) (userDataPage, bool, error) {
-	var out envelope[userDataPage]
-	err := u.c.call(ctx, "/v2/users/data/get", map[string]any{"organizationId": benchOrg, "userId": u.id}, &out)
-	return out.Result.Data, out.Result.NextPageToken != nil, err
+	var out result[userDataPage]
+	err := u.c.Call(ctx, "/v2/users/data/get", map[string]any{"organizationId": benchOrg, "userId": u.id}, &out)
+	return out.Data, out.NextPageToken != nil, err
 }

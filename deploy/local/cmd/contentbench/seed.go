@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 )
 
 const (
@@ -29,7 +31,7 @@ type annotationRef struct{ id, doc string }
 // dataUser is the user whose users/data/get is measured, and what has been
 // written for them so far.
 type dataUser struct {
-	c             *client
+	c             *benchkit.Client
 	id            string
 	shape         shape
 	annotations   []annotationRef
@@ -40,12 +42,12 @@ type dataUser struct {
 
 // addUsers registers the bench users with identity, so the page's profile
 // part is a real one.
-func addUsers(ctx context.Context, c *client, ids ...string) error {
+func addUsers(ctx context.Context, c *benchkit.Client, ids ...string) error {
 	users := make([]map[string]any, len(ids))
 	for i, id := range ids {
 		users[i] = map[string]any{"userId": id, "name": "Bench " + id, "email": id + "@example.com"}
 	}
-	return c.call(ctx, "/v2/users/add", map[string]any{"organizationId": benchOrg, "users": users}, nil)
+	return c.Call(ctx, "/v2/users/add", map[string]any{"organizationId": benchOrg, "users": users}, nil)
 }
 
 // growComments brings the user's comments to target: the annotations/add
@@ -105,19 +107,19 @@ func (u *dataUser) addAnnotations(ctx context.Context, anns []annotationRef) (in
 	for i, a := range anns {
 		items[i] = map[string]any{"annotationId": a.id, "commentData": u.commentData(a.id, 0, u.shape.create)}
 	}
-	var out envelope[map[string]struct {
+	var out result[map[string]struct {
 		Success    bool    `json:"success"`
 		CommentIDs []int64 `json:"commentIds"`
 		Message    string  `json:"message"`
 	}]
-	err := u.c.call(ctx, "/v2/commentannotations/add", map[string]any{
+	err := u.c.Call(ctx, "/v2/commentannotations/add", map[string]any{
 		"organizationId": benchOrg, "documentId": anns[0].doc, "commentAnnotations": items,
 	}, &out)
 	if err != nil {
 		return 0, err
 	}
 	written := 0
-	for key, item := range out.Result.Data {
+	for key, item := range out.Data {
 		if !item.Success {
 			return written, fmt.Errorf("annotation %s: %s", key, item.Message)
 		}
@@ -128,12 +130,12 @@ func (u *dataUser) addAnnotations(ctx context.Context, anns []annotationRef) (in
 
 // appendComments adds the shape's further comments to one annotation.
 func (u *dataUser) appendComments(ctx context.Context, a annotationRef) (int, error) {
-	var out envelope[[]int64]
-	err := u.c.call(ctx, "/v2/commentannotations/comments/add", map[string]any{
+	var out result[[]int64]
+	err := u.c.Call(ctx, "/v2/commentannotations/comments/add", map[string]any{
 		"organizationId": benchOrg, "documentId": a.doc, "annotationId": a.id,
 		"commentData": u.commentData(a.id, u.shape.create, u.shape.append),
 	}, &out)
-	return len(out.Result.Data), err
+	return len(out.Data), err
 }
 
 func (u *dataUser) commentData(annotationID string, from, n int) []map[string]any {
@@ -162,9 +164,9 @@ func (u *dataUser) growNotifications(ctx context.Context, target, conc int) (pha
 // addNotification stores the user's n-th notification, which notifies the
 // user directly. Its id is fixed by (user, n), so every call adds one
 // (re-adding an id would replace it).
-func addNotification(ctx context.Context, c *client, user string, n int) error {
+func addNotification(ctx context.Context, c *benchkit.Client, user string, n int) error {
 	id := fmt.Sprintf("ntf-%s-%06d", user, n)
-	return c.call(ctx, "/v1/notifications/add", map[string]any{
+	return c.Call(ctx, "/v1/notifications/add", map[string]any{
 		"organizationId": benchOrg, "documentId": fmt.Sprintf("bench-doc-%02d", n%benchDocs),
 		"notificationId": id, "actionUser": map[string]any{"userId": benchAuthor, "name": "Bench author"},
 		"displayHeadlineMessageTemplate": "{actionUser} mentioned you",

@@ -48,7 +48,7 @@ type listing struct {
 // deepen its backlog) while a poller counts the judgments, all within
 // wait of the first post. Running out of that time is reported, not
 // fatal: how far ingest got is itself the figure.
-func runIngest(ctx context.Context, c *client, batches []batch, n int, poll, wait time.Duration) (ingest, error) {
+func runIngest(ctx context.Context, c *benchkit.Client, batches []batch, n int, poll, wait time.Duration) (ingest, error) {
 	in := ingest{n: n, calls: len(batches), batch: len(batches[0].activities), pollEvery: poll}
 	cpu0, start := cpuTime(), time.Now()
 	phaseCtx, cancel := context.WithTimeout(ctx, wait)
@@ -60,7 +60,7 @@ func runIngest(ctx context.Context, c *client, batches []batch, n int, poll, wai
 	}()
 	for i, b := range batches {
 		t0 := time.Now()
-		err := c.call(phaseCtx, "/v2/activities/add",
+		err := c.Call(phaseCtx, "/v2/activities/add",
 			map[string]any{"organizationId": b.org, "documentId": b.doc, "activities": b.activities}, nil)
 		if err != nil && phaseCtx.Err() != nil {
 			benchkit.Progress("posting cut off after %d of %d calls: %v", i, len(batches), phaseCtx.Err())
@@ -100,7 +100,7 @@ func runIngest(ctx context.Context, c *client, batches []batch, n int, poll, wai
 // least every and at least nine times the last poll's latency: they take
 // at most a tenth of the wall time, and the end-to-end time's resolution
 // is what the pause was.
-func pollCount(ctx context.Context, c *client, n int, every time.Duration, start time.Time) ([]sample, time.Duration, error) {
+func pollCount(ctx context.Context, c *benchkit.Client, n int, every time.Duration, start time.Time) ([]sample, time.Duration, error) {
 	var samples []sample
 	last := time.Now()
 	for {
@@ -108,7 +108,7 @@ func pollCount(ctx context.Context, c *client, n int, every time.Duration, start
 		t0 := time.Now()
 		// The recency path: no query embedding, only a count and a
 		// one-record listing.
-		err := c.call(ctx, "/v2/memory/search", map[string]any{"recencyDays": 1, "limit": 1}, &r)
+		err := c.Call(ctx, "/v2/memory/search", map[string]any{"recencyDays": 1, "limit": 1}, &r)
 		took := time.Since(t0)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -145,7 +145,7 @@ func lastCount(samples []sample) int64 {
 // listAll pages through judgments/query (100 a page, the maximum) to the
 // end: every seeded id must be listed exactly once. This is what an API
 // user sees, not only a count.
-func listAll(ctx context.Context, c *client) (l listing) {
+func listAll(ctx context.Context, c *benchkit.Client) (l listing) {
 	start := time.Now()
 	defer func() { l.elapsed = time.Since(start) }()
 	seen := map[string]bool{}
@@ -156,7 +156,7 @@ func listAll(ctx context.Context, c *client) (l listing) {
 			q["pageToken"] = token
 		}
 		var p queryPage
-		if l.err = c.call(ctx, "/v2/memory/judgments/query", q, &p); l.err != nil {
+		if l.err = c.Call(ctx, "/v2/memory/judgments/query", q, &p); l.err != nil {
 			return l
 		}
 		l.pages++

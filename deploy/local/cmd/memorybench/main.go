@@ -146,7 +146,7 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	r.startup = time.Since(t0)
-	err = phases(ctx, newClient(sys, cfg.conc), &r)
+	err = phases(ctx, benchkit.NewClient(sys, cfg.conc, callTimeout), &r)
 	cancel()
 	if waitErr := sys.Wait(); err == nil {
 		err = waitErr
@@ -154,7 +154,7 @@ func run(ctx context.Context, cfg config) error {
 	return err
 }
 
-func phases(ctx context.Context, c *client, r *results) error {
+func phases(ctx context.Context, c *benchkit.Client, r *results) error {
 	cfg := r.cfg
 	batches := seed(cfg.n, cfg.batch, cfg.orgs, cfg.docs)
 	benchkit.Progress("ingest: %d activities in %d calls over %d organizations × %d documents", cfg.n, len(batches), cfg.orgs, cfg.docs)

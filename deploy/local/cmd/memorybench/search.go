@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 )
 
 // The two kinds of search the load mixes half and half.
@@ -48,7 +50,7 @@ type load struct {
 // runLoad has conc clients call /v2/memory/search back to back for d.
 // Each client alternates workspace-wide and organization-filtered
 // searches, so the mix is half and half whatever the rates.
-func runLoad(ctx context.Context, c *client, conc int, d time.Duration, orgs, limit int) load {
+func runLoad(ctx context.Context, c *benchkit.Client, conc int, d time.Duration, orgs, limit int) load {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	l := load{conc: conc, kinds: []searches{{name: wideSearch}, {name: orgSearch}}}
@@ -95,10 +97,10 @@ type outcome struct {
 
 // search makes one call. A call cut off by the end of the phase is not an
 // error and not a latency: it never completed.
-func search(ctx context.Context, c *client, body map[string]any, limit int) *outcome {
+func search(ctx context.Context, c *benchkit.Client, body map[string]any, limit int) *outcome {
 	var r searchReply
 	t0 := time.Now()
-	err := c.call(ctx, "/v2/memory/search", body, &r)
+	err := c.Call(ctx, "/v2/memory/search", body, &r)
 	o := &outcome{latency: time.Since(t0), err: err}
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"time"
 
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 
@@ -22,7 +19,7 @@ type stack struct {
 	stop       context.CancelFunc
 	dir        string
 	rcv        *receiver
-	hc         *http.Client
+	c          *benchkit.Client
 	endpointID string
 }
 
@@ -37,7 +34,7 @@ func startStack(ctx context.Context) (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &stack{dir: dir, hc: &http.Client{Timeout: 30 * time.Second}}
+	st := &stack{dir: dir}
 	if st.rcv, err = startReceiver(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -60,6 +57,7 @@ func startStack(ctx context.Context) (*stack, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	st.c = benchkit.NewClient(st.sys, 1, 30*time.Second)
 	if err := st.configure(ctx); err != nil {
 		st.close(ctx)
 		return nil, err
@@ -126,45 +124,18 @@ func (st *stack) one(ctx context.Context, id string, wait time.Duration) (sample
 	}
 }
 
-// call posts {"data": data} to the gateway with the workspace credentials
-// and decodes result.data into out (when not nil); anything but 200 is an
-// error carrying the reply.
+// call is the client's Call decoding result.data into out (when not nil).
 func (st *stack) call(ctx context.Context, path string, data, out any) error {
-	body, err := json.Marshal(map[string]any{"data": data})
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, st.sys.GatewayURL+path, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("x-svc-api-key", st.sys.Credentials.APIKey)
-	req.Header.Set("x-svc-auth-token", st.sys.Credentials.AuthToken)
-	resp, err := st.hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("%s: read reply: %w", path, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: HTTP %d %s", path, resp.StatusCode, reply)
-	}
 	if out == nil {
-		return nil
+		return st.c.Call(ctx, path, data, nil)
 	}
-	var env struct {
-		Result struct {
-			Data json.RawMessage `json:"data"`
-		} `json:"result"`
+	var res struct {
+		Data json.RawMessage `json:"data"`
 	}
-	if err := json.Unmarshal(reply, &env); err != nil {
-		return fmt.Errorf("%s: reply %s: %w", path, reply, err)
+	if err := st.c.Call(ctx, path, data, &res); err != nil {
+		return err
 	}
-	return json.Unmarshal(env.Result.Data, out)
+	return json.Unmarshal(res.Data, out)
 }
 
 // close stops the system, waits for it, then closes the receiver (in that
