@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/opencollab/backend/pkg/events"
@@ -100,10 +101,10 @@ type Patch struct {
 // Store is the persistence the operations need. Every method is scoped to
 // one workspace.
 type Store interface {
-	// ImmutableAmong returns which of ids name immutable records of ws.
-	ImmutableAmong(ctx context.Context, ws string, ids []string) ([]string, error)
-	// ReplaceAll writes every record, replacing a non-immutable record of
-	// ws with the same id wholesale, in one round trip.
+	// ReplaceAll writes every record, replacing a record of ws with the
+	// same id wholesale. When one of them is stored immutable it writes
+	// nothing and returns an *ImmutableError naming it (ErrImmutable alone
+	// when a concurrent writer made it immutable meanwhile).
 	ReplaceAll(ctx context.Context, ws string, recs []Record) error
 	// FindByIDs returns the records of ws in org with the given ids.
 	FindByIDs(ctx context.Context, ws, org string, ids []string) ([]Record, error)
@@ -128,6 +129,12 @@ type Store interface {
 // ErrImmutable is what the store returns when a write meets an immutable
 // record it may not touch.
 var ErrImmutable = errors.New("immutable record")
+
+// ImmutableError is ErrImmutable for a known record.
+type ImmutableError struct{ ID string }
+
+func (e *ImmutableError) Error() string        { return fmt.Sprintf("activity %q is immutable", e.ID) }
+func (e *ImmutableError) Is(target error) bool { return target == ErrImmutable }
 
 // Publisher publishes events (pkg/events.Publisher).
 type Publisher interface {

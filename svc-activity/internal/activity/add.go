@@ -36,9 +36,10 @@ type NewActivity struct {
 }
 
 // Add validates every activity first (one bad record writes nothing),
-// then writes them all in one bulk upsert keyed by (workspace, id) and
-// publishes one activity.add event per record in one call. A record whose
-// id exists is replaced wholesale, with a fresh timestamp.
+// then writes them all keyed by (workspace, id) and publishes one
+// activity.add event per record in one call. A record whose id exists is
+// replaced wholesale, with a fresh timestamp; when it is immutable the
+// call fails and nothing is written.
 func (s *Service) Add(ctx context.Context, ws, org, doc string, in []NewActivity) error {
 	if len(in) > MaxPerCall {
 		return api.Errorf(api.InvalidArgument, "field activities accepts at most %d items", MaxPerCall)
@@ -54,13 +55,14 @@ func (s *Service) Add(ctx context.Context, ws, org, doc string, in []NewActivity
 		recs = append(recs, r)
 	}
 	recs = lastPerID(recs)
-	if err := s.refuseImmutable(ctx, ws, recs); err != nil {
-		return err
-	}
-	if err := s.store.ReplaceAll(ctx, ws, recs); errors.Is(err, ErrImmutable) {
+	var locked *ImmutableError
+	switch err := s.store.ReplaceAll(ctx, ws, recs); {
+	case errors.As(err, &locked):
+		return api.Errorf(api.FailedPrecondition, "activity %q is immutable and cannot be overwritten", locked.ID)
+	case errors.Is(err, ErrImmutable):
 		// Only a concurrent writer outside this API can get here.
 		return api.Errorf(api.FailedPrecondition, "an activity of this call is immutable and cannot be overwritten")
-	} else if err != nil {
+	case err != nil:
 		return err
 	}
 	return s.publish(ctx, ws, EventAdd, recs)
@@ -125,21 +127,4 @@ func lastPerID(recs []Record) []Record {
 		out = append(out, r)
 	}
 	return out
-}
-
-// refuseImmutable fails the whole call when it would overwrite an
-// immutable record (one query for the batch).
-func (s *Service) refuseImmutable(ctx context.Context, ws string, recs []Record) error {
-	ids := make([]string, len(recs))
-	for i, r := range recs {
-		ids[i] = r.ID
-	}
-	locked, err := s.store.ImmutableAmong(ctx, ws, ids)
-	if err != nil {
-		return err
-	}
-	if len(locked) > 0 {
-		return api.Errorf(api.FailedPrecondition, "activity %q is immutable and cannot be overwritten", locked[0])
-	}
-	return nil
 }

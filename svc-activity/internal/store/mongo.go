@@ -93,67 +93,31 @@ func (m *Mongo) Ping(ctx context.Context) error {
 // alone.
 var notImmutable = bson.E{Key: "immutable", Value: bson.M{"$ne": true}}
 
-// ImmutableAmong implements activity.Store.
-func (m *Mongo) ImmutableAmong(ctx context.Context, ws string, ids []string) ([]string, error) {
-	stored, err := m.lookUp(ctx, ws, ids)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, d := range stored {
-		if d.Immutable {
-			out = append(out, d.ID)
-		}
-	}
-	return out, nil
-}
-
-// lookUp returns the id and immutable flag of those of ids stored in ws.
-func (m *Mongo) lookUp(ctx context.Context, ws string, ids []string) ([]activityDoc, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	only := options.Find().SetProjection(bson.M{"id": 1, "immutable": 1})
-	if !m.pointReads {
-		cur, err := m.coll.Find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "id", Value: bson.M{"$in": ids}}}, only)
-		if err != nil {
-			return nil, fmt.Errorf("look up activity ids: %w", err)
-		}
-		var out []activityDoc
-		if err := cur.All(ctx, &out); err != nil {
-			return nil, fmt.Errorf("look up activity ids: %w", err)
-		}
-		return out, nil
-	}
-	var out []activityDoc
-	for _, id := range ids {
-		var d activityDoc
-		err := m.coll.FindOne(ctx, bson.D{{Key: "_id", Value: activityKey(ws, id)}},
-			options.FindOne().SetProjection(bson.M{"id": 1, "immutable": 1})).Decode(&d)
-		if mongodb.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("look up activity ids: %w", err)
-		}
-		out = append(out, d)
-	}
-	return out, nil
-}
-
-// ReplaceAll implements activity.Store. Records whose id is not stored
-// yet (every generated id, most client ids) are inserted in one unordered
-// InsertMany; the rest are replace-upserts keyed by (workspaceId, id).
-// Inserting matters on the embedded FerretDB, which runs every filtered
-// write as a scan of the collection: a batch of 100 upserts cost 100
-// scans, the insert costs none and the look-up of existing ids one.
+// ReplaceAll implements activity.Store. It looks the ids up first (one
+// exact _id read each on FerretDB, see mongodb.FindByIDs): an immutable
+// one fails the call before anything is written. Records not stored yet
+// (every generated id, most client ids) are then inserted in one unordered
+// InsertMany, the rest replace-upserted. Inserting matters on the
+// embedded FerretDB, which runs every filtered write as a scan of the
+// collection.
 func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	existing, err := m.storedIDs(ctx, ws, recs)
+	keys := make([]string, len(recs))
+	for i, r := range recs {
+		keys[i] = activityKey(ws, r.ID)
+	}
+	stored, err := mongodb.FindByIDs[activityDoc](ctx, m.coll, keys, bson.M{"id": 1, "immutable": 1}, m.pointReads)
 	if err != nil {
-		return err
+		return fmt.Errorf("look up activity ids: %w", err)
+	}
+	existing := make(map[string]bool, len(stored))
+	for _, d := range stored {
+		if d.Immutable {
+			return &activity.ImmutableError{ID: d.ID}
+		}
+		existing[d.ID] = true
 	}
 	var fresh, replace []activity.Record
 	for _, r := range recs {
@@ -170,23 +134,6 @@ func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Recor
 	return m.upsert(ctx, ws, append(replace, raced...))
 }
 
-// storedIDs returns which of the records' ids are stored in ws.
-func (m *Mongo) storedIDs(ctx context.Context, ws string, recs []activity.Record) (map[string]bool, error) {
-	ids := make([]string, len(recs))
-	for i, r := range recs {
-		ids[i] = r.ID
-	}
-	found, err := m.lookUp(ctx, ws, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]bool, len(found))
-	for _, d := range found {
-		out[d.ID] = true
-	}
-	return out, nil
-}
-
 // insertFresh inserts records believed new. Those a concurrent writer
 // stored meanwhile fail on the unique index; they are returned to be
 // replaced like any existing record.
@@ -199,12 +146,12 @@ func (m *Mongo) insertFresh(ctx context.Context, ws string, recs []activity.Reco
 		docs[i] = newDoc(ws, r)
 	}
 	_, err = m.coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	if err == nil {
+		return nil, nil
+	}
 	var bwe mongo.BulkWriteException
 	if !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
-		if err != nil {
-			return nil, fmt.Errorf("insert activities: %w", err)
-		}
-		return nil, nil
+		return nil, fmt.Errorf("insert activities: %w", err)
 	}
 	for _, we := range bwe.WriteErrors {
 		if !mongo.IsDuplicateKeyError(we.WriteError) {

@@ -110,12 +110,19 @@ func TestImmutableRecordsAreNotTouched(t *testing.T) {
 	locked.Immutable = true
 	mustReplace(t, s, "ws1", locked, rec("free", 100))
 
-	got, err := s.ImmutableAmong(ctx, "ws1", []string{"locked", "free", "missing"})
-	if err != nil || !slices.Equal(got, []string{"locked"}) {
-		t.Fatalf("ImmutableAmong = %v, %v; want [locked]", got, err)
+	// A batch that would overwrite the immutable record names it and
+	// writes nothing, not even its other records.
+	var locked1 *activity.ImmutableError
+	err := s.ReplaceAll(ctx, "ws1", []activity.Record{rec("free", 150), rec("locked", 150), rec("missing", 150)})
+	if !errors.As(err, &locked1) || locked1.ID != "locked" {
+		t.Fatalf("batch over an immutable record: err = %v; want ImmutableError for locked", err)
 	}
-	if got, _ := s.ImmutableAmong(ctx, "ws2", []string{"locked"}); len(got) != 0 {
-		t.Fatalf("ImmutableAmong of another workspace = %v", got)
+	if got, _ := s.FindByIDs(ctx, "ws1", "o1", []string{"free", "missing"}); len(got) != 1 || got[0].Timestamp != 100 {
+		t.Fatalf("the refused batch wrote: %+v", got)
+	}
+	// The same id in another workspace is another record.
+	if err := s.ReplaceAll(ctx, "ws2", []activity.Record{rec("locked", 150)}); err != nil {
+		t.Fatalf("record of another workspace: %v", err)
 	}
 
 	over := rec("locked", 200)

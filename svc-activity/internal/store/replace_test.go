@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/opencollab/backend/pkg/testenv"
@@ -73,13 +74,25 @@ func TestLookUpBothPaths(t *testing.T) {
 		if err := m.ReplaceAll(ctx, "ws2", []activity.Record{record("other", 1)}); err != nil {
 			t.Fatal(err)
 		}
-		got, err := m.ImmutableAmong(ctx, "ws1", []string{"free", "locked", "missing", "other"})
-		if err != nil || len(got) != 1 || got[0] != "locked" {
-			t.Fatalf("point=%v: ImmutableAmong = %v, %v; want [locked]", point, got, err)
+		var locked1 *activity.ImmutableError
+		err := m.ReplaceAll(ctx, "ws1", []activity.Record{record("free", 2), record("locked", 2), record("missing", 2)})
+		if !errors.As(err, &locked1) || locked1.ID != "locked" {
+			t.Fatalf("point=%v: batch over an immutable record: %v; want ImmutableError for locked", point, err)
 		}
-		stored, err := m.storedIDs(ctx, "ws1", []activity.Record{record("free", 2), record("other", 2), record("new", 2)})
-		if err != nil || len(stored) != 1 || !stored["free"] {
-			t.Fatalf("point=%v: storedIDs = %v, %v; want free only", point, stored, err)
+		if err := m.ReplaceAll(ctx, "ws1", []activity.Record{record("free", 3), record("other", 3), record("new", 3)}); err != nil {
+			t.Fatalf("point=%v: %v", point, err)
+		}
+		got, _ := m.FindByIDs(ctx, "ws1", "o1", []string{"free", "other", "new", "missing"})
+		if len(got) != 3 {
+			t.Fatalf("point=%v: ws1 holds %+v, want free, other and new (missing never written)", point, got)
+		}
+		for _, r := range got {
+			if r.Timestamp != 3 {
+				t.Fatalf("point=%v: %s has timestamp %d, want 3", point, r.ID, r.Timestamp)
+			}
+		}
+		if theirs, _ := m.FindByIDs(ctx, "ws2", "o1", []string{"other"}); len(theirs) != 1 || theirs[0].Timestamp != 1 {
+			t.Fatalf("point=%v: ws2's record changed: %+v", point, theirs)
 		}
 	}
 }
