@@ -111,31 +111,19 @@ func (s *Judgments) DeleteJudgment(ctx context.Context, ws, recordID string, sou
 	return res.DeletedCount > 0, nil
 }
 
-// FindByIDs implements memory.Store.
+// FindByIDs implements memory.Store: exact _id reads (mongodb.FindByIDs).
 func (s *Judgments) FindByIDs(ctx context.Context, ws string, ids []string) ([]memory.Stored, error) {
-	if len(ids) == 0 {
-		return nil, nil
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = judgmentKey(ws, id)
 	}
-	if s.pointWrites {
-		return s.findEach(ctx, ws, ids)
+	docs, err := mongodb.FindByIDs[judgmentDoc](ctx, s.coll, keys, nil, s.pointWrites)
+	if err != nil {
+		return nil, err
 	}
-	return s.find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "recordId", Value: bson.M{"$in": ids}}}, nil)
-}
-
-// findEach reads the judgments one exact _id at a time (a search asks for
-// at most 50); missing ones are skipped.
-func (s *Judgments) findEach(ctx context.Context, ws string, ids []string) ([]memory.Stored, error) {
-	out := make([]memory.Stored, 0, len(ids))
-	for _, id := range ids {
-		var d judgmentDoc
-		err := s.coll.FindOne(ctx, bson.D{{Key: "_id", Value: judgmentKey(ws, id)}}).Decode(&d)
-		if mongodb.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("find judgment: %w", err)
-		}
-		out = append(out, d.stored())
+	out := make([]memory.Stored, len(docs))
+	for i, d := range docs {
+		out[i] = d.stored()
 	}
 	return out, nil
 }

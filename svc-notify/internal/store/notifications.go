@@ -227,36 +227,17 @@ func (m *Mongo) findByKey(ctx context.Context, key string) (*notificationDoc, er
 }
 
 // findByKeys reads notifications by key, in the order of keys; missing
-// ones are nil. On MongoDB that is one _id $in query. On FerretDB, where an
-// $in is a collection scan, it is one lookup each, one after the other
-// (concurrent lookups measured slower there).
+// ones are nil (exact _id reads, mongodb.FindByIDs).
 func (m *Mongo) findByKeys(ctx context.Context, keys []string) ([]*notificationDoc, error) {
-	docs := make([]*notificationDoc, len(keys))
-	if m.pointReads {
-		for i, key := range keys {
-			d, err := m.findByKey(ctx, key)
-			if err != nil {
-				return nil, err
-			}
-			docs[i] = d
-		}
-		return docs, nil
-	}
-	if len(keys) == 0 {
-		return docs, nil
-	}
-	cur, err := m.notifications.Find(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}})
+	found, err := mongodb.FindByIDs[notificationDoc](ctx, m.notifications, keys, nil, m.pointReads)
 	if err != nil {
-		return nil, fmt.Errorf("read notifications: %w", err)
-	}
-	var found []notificationDoc
-	if err := cur.All(ctx, &found); err != nil {
 		return nil, fmt.Errorf("read notifications: %w", err)
 	}
 	byKey := make(map[string]*notificationDoc, len(found))
 	for i := range found {
 		byKey[found[i].Key] = &found[i]
 	}
+	docs := make([]*notificationDoc, len(keys))
 	for i, key := range keys {
 		docs[i] = byKey[key]
 	}
