@@ -123,22 +123,7 @@ func TestConcurrentCommentAddsAreAllKept(t *testing.T) {
 	f := newFixture(t)
 	f.add("ws1", "doc1", "a1", comment("alice", "root"))
 	const writers = 20
-	var wg sync.WaitGroup
-	errs := make(chan error, writers)
-	for i := range writers {
-		wg.Go(func() {
-			_, err := f.svc.AddComments(t.Context(), "ws1", CommentsAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1",
-				CommentData: []CommentInput{comment(fmt.Sprintf("user%d", i), fmt.Sprintf("reply %d", i))}})
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	addRepliesConcurrently(t, writers, f.svc)
 	a := f.one("ws1", "a1")
 	if len(a.Comments) != writers+1 {
 		t.Fatalf("%d comments kept, want %d", len(a.Comments), writers+1)
@@ -233,13 +218,20 @@ func TestConcurrentCommentAddsAcrossReplicasAreAllKept(t *testing.T) {
 	other.singleWriter = false
 	f.add("ws1", "doc1", "a1", comment("alice", "root"))
 	const writers = 12
+	addRepliesConcurrently(t, writers, f.svc, other)
+	if a := f.one("ws1", "a1"); len(a.Comments) != writers+1 {
+		t.Fatalf("%d comments kept, want %d", len(a.Comments), writers+1)
+	}
+}
+
+// addRepliesConcurrently adds writers one-comment replies to annotation a1
+// at once, spread over the services in turn, and fails on any error.
+func addRepliesConcurrently(t *testing.T, writers int, svcs ...*Service) {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for i := range writers {
-		svc := f.svc
-		if i%2 == 1 {
-			svc = other
-		}
+		svc := svcs[i%len(svcs)]
 		wg.Go(func() {
 			_, err := svc.AddComments(t.Context(), "ws1", CommentsAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1",
 				CommentData: []CommentInput{comment(fmt.Sprintf("user%d", i), fmt.Sprintf("reply %d", i))}})
@@ -252,8 +244,5 @@ func TestConcurrentCommentAddsAcrossReplicasAreAllKept(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	if a := f.one("ws1", "a1"); len(a.Comments) != writers+1 {
-		t.Fatalf("%d comments kept, want %d", len(a.Comments), writers+1)
 	}
 }
