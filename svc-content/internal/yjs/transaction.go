@@ -7,9 +7,9 @@ import (
 // Tx is a transaction: every change to a Doc happens in one. Local edits
 // get a Tx from Doc.Transact; it is valid only inside that call.
 type Tx struct {
-	doc         *Doc
-	local       bool
-	deleteSet   deleteSet
+	doc       *Doc
+	local     bool
+	deleteSet deleteSet
 	// before holds each client's state when the transaction started, in
 	// the order of the store's client list (clients added since start at 0).
 	before []uint64
@@ -32,9 +32,9 @@ func (d *Doc) newTx(local bool) *Tx {
 		d.spareTx = d.spareTx[:n-1]
 	} else {
 		tx = &Tx{
-			doc:         d,
-			deleteSet:   deleteSet{},
-			changed:     map[*branch]struct{}{},
+			doc:       d,
+			deleteSet: deleteSet{},
+			changed:   map[*branch]struct{}{},
 		}
 	}
 	tx.local = local
