@@ -7,6 +7,7 @@
 // ids) make random local edits in transactions and exchange updates now and
 // then, so edits are concurrent. Every step is recorded with what yjs
 // produced, for Go to replay and compare byte for byte:
+//   gc: whether the documents collect deleted content (Y.Doc option gc)
 //   steps: {k:'e', c, acts, u}          client c ran acts in one transaction,
 //                                        u is its 'update' event (or null)
 //          {k:'s', from, to, u, emitted} u = encodeStateAsUpdate(from, sv(to)),
@@ -139,7 +140,8 @@ const trace = seed => {
   const n = 2 + g.int(3)
   const ids = []
   while (ids.length < n) { const id = 1 + g.int(rnd() < 0.3 ? 5 : 4000000000); if (!ids.includes(id)) ids.push(id) }
-  const docs = ids.map(id => { const d = new Y.Doc(); d.clientID = id; return d })
+  const gc = rnd() < 0.8 // some traces keep deleted content (Y.Doc gc: false)
+  const docs = ids.map(id => { const d = new Y.Doc({ gc }); d.clientID = id; return d })
   const emitted = docs.map(() => [])
   docs.forEach((d, i) => d.on('update', u => emitted[i].push(b64(u))))
   const steps = []
@@ -150,7 +152,7 @@ const trace = seed => {
     Y.applyUpdate(docs[to], u)
     steps.push({ k: 's', from, to, u: b64(u), emitted: emitted[to].slice() })
   }
-  const nsteps = 5 + g.int(30)
+  const nsteps = rnd() < 0.1 ? 60 + g.int(100) : 5 + g.int(30)
   for (let s = 0; s < nsteps; s++) {
     if (rnd() < 0.75) {
       const c = g.int(n)
@@ -180,7 +182,7 @@ const trace = seed => {
   for (let r = 0; r < 2; r++) {
     const order = shuffle(rnd, local.map((_, i) => i))
     const mid = g.int(order.length + 1)
-    const d = new Y.Doc(); d.clientID = 0 // no trace client uses 0
+    const d = new Y.Doc({ gc }); d.clientID = 0 // no trace client uses 0
     let midRec = null
     order.forEach((idx, i) => {
       if (i === mid) midRec = { sv: b64(Y.encodeStateVector(d)), state: b64(Y.encodeStateAsUpdate(d)), content: content(d) }
@@ -207,7 +209,7 @@ const trace = seed => {
     svFromUpdate: merged && b64(Y.encodeStateVectorFromUpdate(merged)),
     svFromSubset: mergedSubset && b64(Y.encodeStateVectorFromUpdate(mergedSubset))
   }
-  return { seed, ids, steps, local, final, shuffles, ops }
+  return { seed, ids, gc, steps, local, final, shuffles, ops }
 }
 
 const [seedArg, countArg] = process.argv.slice(2)

@@ -45,6 +45,7 @@ func tracesWanted() int {
 type wireTrace struct {
 	Seed     int64         `json:"seed"`
 	IDs      []uint64      `json:"ids"`
+	GC       bool          `json:"gc"`
 	Steps    []wireStep    `json:"steps"`
 	Local    []string      `json:"local"`
 	Final    []wireState   `json:"final"`
@@ -156,6 +157,7 @@ func replayTrace(t *testing.T, tr *wireTrace) {
 	emitted := make([][][]byte, len(docs))
 	for i, id := range tr.IDs {
 		docs[i] = yjs.NewDoc(id)
+		docs[i].SetGC(tr.GC)
 		docs[i].OnUpdate(func(u []byte) { emitted[i] = append(emitted[i], u) })
 	}
 	for si, s := range tr.Steps {
@@ -208,6 +210,7 @@ func replayTrace(t *testing.T, tr *wireTrace) {
 func replayShuffles(t *testing.T, tr *wireTrace) {
 	for si, sh := range tr.Shuffles {
 		d := yjs.NewDoc(0)
+		d.SetGC(tr.GC)
 		for i, idx := range sh.Order {
 			if i == sh.Mid {
 				checkState(t, fmt.Sprintf("shuffle %d after %d updates", si, i), d, sh.MidRec)
