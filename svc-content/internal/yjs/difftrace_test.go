@@ -190,7 +190,7 @@ func replayTrace(t *testing.T, tr *wireTrace) {
 				t.Fatalf("step %d: apply: %v", si, err)
 			}
 			if len(emitted[s.To]) != len(s.Emitted) {
-				t.Errorf("step %d: applying emitted %d updates, yjs %d", si, len(emitted[s.To]), len(s.Emitted))
+				t.Errorf("step %d: applying emitted %d updates, yjs %d\n go  %x\n yjs %q", si, len(emitted[s.To]), len(s.Emitted), emitted[s.To], s.Emitted)
 				return
 			}
 			for i := range s.Emitted {
