@@ -119,15 +119,34 @@ func (g *goEditor) edit(tx *yjs.Tx, d *yjs.Doc) error {
 		return g.editText(tx, t)
 	case *yjs.Map:
 		key := []string{"a", "b", "c"}[g.pick(3)]
-		switch g.pick(3) {
+		switch g.pick(4) {
 		case 0:
 			return t.Set(tx, key, g.value(0))
 		case 1:
 			return t.Set(tx, key, g.prelim())
+		case 2:
+			// replace the whole content: some keys kept, some changed
+			entries := map[string]any{}
+			for _, k := range t.Keys() {
+				if v, _ := t.Get(k); g.pick(2) == 0 {
+					entries[k] = jsonOf(v)
+				}
+			}
+			entries[key] = g.value(1)
+			return t.SetJSON(tx, entries)
 		}
 		return t.Delete(tx, key)
 	case *yjs.Array:
 		n := t.Len()
+		if n > 0 && g.pick(5) == 0 {
+			// replace the whole content: one value changed
+			vals := t.Values()
+			for i, v := range vals {
+				vals[i] = jsonOf(v)
+			}
+			vals[g.pick(n)] = g.value(1)
+			return t.SetJSON(tx, vals)
+		}
 		switch r := g.pick(4); {
 		case n == 0 || r == 0:
 			return t.Insert(tx, g.pick(n+1), g.value(0), g.value(0))
@@ -184,6 +203,8 @@ func (g *goEditor) editXML(tx *yjs.Tx, x xmlSeq, el *yjs.XmlElement) error {
 
 type textEditor interface {
 	Len() int
+	String() string
+	SetString(tx *yjs.Tx, s string) error
 	Delta() []yjs.Delta
 	Insert(tx *yjs.Tx, index int, s string, attrs map[string]any) error
 	InsertEmbed(tx *yjs.Tx, index int, v any, attrs map[string]any) error
@@ -224,7 +245,13 @@ func (g *goEditor) editText(tx *yjs.Tx, t textEditor) error {
 		j := i + 1 + g.pick(min(4, len(b)-1-i))
 		return b[i], b[j] - b[i]
 	}
-	switch r := g.pick(8); {
+	switch r := g.pick(9); {
+	case r == 8:
+		// replace the whole string: a word changed in the middle
+		runes := []rune(t.String())
+		at := g.pick(len(runes) + 1)
+		cut := min(len(runes), at+g.pick(3))
+		return t.SetString(tx, string(runes[:at])+g.str()+string(runes[cut:]))
 	case len(b) == 1 || r < 3:
 		return t.Insert(tx, at(), g.str(), g.attrs())
 	case r == 3:
@@ -240,4 +267,12 @@ func (g *goEditor) editText(tx *yjs.Tx, t textEditor) error {
 		i, n := span()
 		return t.Format(tx, i, n, a)
 	}
+}
+
+// jsonOf is a value as JSON (shared types as their JSON).
+func jsonOf(v any) any {
+	if j, ok := v.(interface{ ToJSON() any }); ok {
+		return j.ToJSON()
+	}
+	return v
 }
