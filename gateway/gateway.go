@@ -39,10 +39,13 @@ type Gateway struct {
 	creds    *credentialStore
 	limiter  *rateLimiter // nil: no rate limit
 	operator *operatorAuth
-	ids      *requestIDs
-	maxBody  int64
-	tracer   trace.Tracer
-	spanOpts []trace.SpanStartOption
+	// realtimeAuth signs the principal of realtime WebSocket upgrades.
+	realtimeAuth *fixedPrincipal
+	tunnels      *tunnels
+	ids          *requestIDs
+	maxBody      int64
+	tracer       trace.Tracer
+	spanOpts     []trace.SpanStartOption
 
 	errTooBig *api.Error
 }
@@ -78,21 +81,35 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 	workspace := svcclient.New(string(svcWorkspace), cfg.WorkspaceURL, signer)
 	guard := newRedisGuard()
 	g := &Gateway{
-		logger:    logger,
-		rdb:       deps.Redis,
-		router:    newRouter(proxies),
-		creds:     newCredentialStore(deps.Redis, guard, workspace, signer, cfg.AuthCacheTTL, logger),
-		operator:  newOperatorAuth(cfg.OperatorToken, signer),
-		ids:       newRequestIDs(),
-		maxBody:   cfg.MaxBodyBytes,
-		tracer:    otel.Tracer("github.com/opencollab/backend/gateway"),
-		spanOpts:  []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
-		errTooBig: bodyTooLarge(cfg.MaxBodyBytes),
+		logger:       logger,
+		rdb:          deps.Redis,
+		router:       newRouter(proxies),
+		creds:        newCredentialStore(deps.Redis, guard, workspace, signer, cfg.AuthCacheTTL, logger),
+		operator:     newOperatorAuth(cfg.OperatorToken, signer),
+		realtimeAuth: newFixedPrincipal(signer, internalauth.RealtimeUpgrade),
+		tunnels:      newTunnels(cfg.MaxRealtimeTunnels),
+		ids:          newRequestIDs(),
+		maxBody:      cfg.MaxBodyBytes,
+		tracer:       otel.Tracer("github.com/opencollab/backend/gateway"),
+		spanOpts:     []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
+		errTooBig:    bodyTooLarge(cfg.MaxBodyBytes),
 	}
 	if cfg.RateLimitPerSecond > 0 {
 		g.limiter = newRateLimiter(deps.Redis, guard, cfg.RateLimitPerSecond, logger)
 	}
 	return g, nil
+}
+
+// Close ends what outlives requests: it closes every WebSocket tunnel
+// (waiting for their copies to stop), refuses new ones and drops the idle
+// upstream connections. Call it after the HTTP server has drained.
+func (g *Gateway) Close() {
+	g.tunnels.close()
+	for _, rt := range g.router.routes {
+		if rt.proxy != nil {
+			rt.proxy.close()
+		}
+	}
 }
 
 // Handler is the gateway's whole HTTP surface.
@@ -121,6 +138,12 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) {
 	ctx, path := r.Context(), r.URL.Path
 	id := g.ids.ensure(r.Header)
+	if r.Method == http.MethodGet {
+		if rt := g.router.matchRealtime(path); rt != nil {
+			g.realtime(w, r, id, rt)
+			return
+		}
+	}
 	rt := g.router.match(path)
 	if rt == nil {
 		g.reject(w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))

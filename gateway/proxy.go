@@ -12,7 +12,6 @@ import (
 	"go.opentelemetry.io/otel"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/internalauth"
 )
 
 // serviceProxy sends requests to one service over its own pool of
@@ -131,11 +130,7 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 		}
 		return c.reused && errors.Is(err, errNoResponse), err
 	}
-	if _, ok := h[internalauth.HeaderRequestID]; !ok {
-		if id := r.Header[internalauth.HeaderRequestID]; len(id) > 0 {
-			h[internalauth.HeaderRequestID] = id
-		}
-	}
+	echoRequestID(h, r.Header)
 	w.WriteHeader(rh.status)
 	if !bodyAllowed(r.Method, rh.status) {
 		healthy = rh.keepAlive
