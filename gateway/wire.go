@@ -199,9 +199,16 @@ func parseStatusLine(line []byte) (respHead, error) {
 	return respHead{status: status, contentLength: -1, keepAlive: line[7] == '1'}, nil
 }
 
+// maxAnswerFields bounds the header fields of one answer (a line is
+// bounded by the connection's 16 KiB read buffer).
+const maxAnswerFields = 256
+
 func readHeaderFields(br *bufio.Reader, h http.Header, rh *respHead) error {
 	var connection []string
-	for {
+	for fields := 0; ; fields++ {
+		if fields > maxAnswerFields {
+			return errBadAnswer
+		}
 		line, err := br.ReadSlice('\n')
 		if err != nil {
 			return err
