@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -42,7 +43,7 @@ func (e bodyError) Unwrap() error { return e.err }
 // readInline appends the whole sized body of r to b.
 func readInline(b []byte, body io.Reader, n int64) ([]byte, error) {
 	start := len(b)
-	b = b[:start+int(n)]
+	b = slices.Grow(b, int(n))[:start+int(n)]
 	if _, err := io.ReadFull(body, b[start:]); err != nil {
 		return b[:start], bodyError{err}
 	}

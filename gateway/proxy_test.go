@@ -107,6 +107,22 @@ func TestProxyLargeSizedBody(t *testing.T) {
 	}
 }
 
+// A head near the header limit plus an inline body outgrows the pooled
+// buffer; the request must still go through whole.
+func TestProxyBigHeadAndInlineBody(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	body := `{"data":{"x":"` + strings.Repeat("b", 15_000) + `"}}`
+	headers := append([]string{"X-Big-1", strings.Repeat("h", 20_000), "X-Big-2", strings.Repeat("i", 20_000)}, creds...)
+	resp, raw := e.post("/v2/users/get", body, headers...)
+	wantService(t, resp, raw, svcIdentity)
+	reqs := e.up[svcIdentity].requests()
+	got := reqs[len(reqs)-1]
+	if got.Body != body || len(got.Header.Get("X-Big-2")) != 20_000 {
+		t.Fatalf("body %d bytes, header %d bytes", len(got.Body), len(got.Header.Get("X-Big-2")))
+	}
+}
+
 // A service that breaks off its answer after the head: the client must not
 // take the truncated body for a whole one.
 func TestProxyAbortsTruncatedAnswer(t *testing.T) {
