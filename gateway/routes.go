@@ -120,20 +120,12 @@ type router struct {
 func newRouter(proxies map[service]*serviceProxy) *router {
 	rt := &router{operator: make(map[string]bool, len(operatorPaths))}
 	for _, e := range routeTable {
-		rt.routes = append(rt.routes, &route{
-			prefix:   e.prefix,
-			service:  e.service,
-			spanName: "gateway " + e.prefix,
-			proxy:    proxies[e.service],
-		})
+		rt.routes = append(rt.routes, &route{prefix: e.prefix, service: e.service,
+			spanName: "gateway " + e.prefix, proxy: proxies[e.service]})
 	}
 	for _, e := range realtimeTable {
-		rt.realtime = append(rt.realtime, &route{
-			prefix:   e.pattern,
-			service:  e.service,
-			spanName: "gateway realtime " + e.pattern,
-			proxy:    proxies[e.service],
-		})
+		rt.realtime = append(rt.realtime, &route{prefix: e.pattern, service: e.service,
+			spanName: "gateway realtime " + e.pattern, proxy: proxies[e.service]})
 	}
 	sort.SliceStable(rt.routes, func(i, j int) bool { return len(rt.routes[i].prefix) > len(rt.routes[j].prefix) })
 	for _, p := range operatorPaths {
