@@ -37,6 +37,7 @@ type options struct {
 	sampleRatio float64
 	targets     []string
 	profileDir  string
+	proxyCores  int
 }
 
 func (o options) wants(name string) bool { return slices.Contains(o.targets, name) }
@@ -59,6 +60,7 @@ func main() {
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
 	flag.StringVar(&targets, "targets", "direct,nginx,gateway", "which paths to measure")
+	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) to this directory")
 	flag.Parse()
 

@@ -140,8 +140,8 @@ var errNoNginx = errors.New("nginx not found (Debian/Ubuntu: apt-get install -y 
 // startNginx runs nginx in the foreground as a keep-alive reverse proxy to
 // upstream, configured as one would in production for an HTTP/1.1 upstream
 // (pooled upstream connections, no access log: the gateway logs none at
-// info either), with one worker per core.
-func startNginx(dir, upstream string) (*proc, error) {
+// info either), with one worker per core unless cores > 0.
+func startNginx(dir, upstream string, cores int) (*proc, error) {
 	bin, err := exec.LookPath("nginx")
 	if err != nil {
 		return nil, errNoNginx
@@ -154,7 +154,11 @@ func startNginx(dir, upstream string) (*proc, error) {
 	if err := os.MkdirAll(ndir, 0o755); err != nil {
 		return nil, err
 	}
-	conf := fmt.Sprintf(nginxConf, ndir, ndir, ndir, ndir, upstream, port)
+	workers := "auto"
+	if cores > 0 {
+		workers = strconv.Itoa(cores)
+	}
+	conf := fmt.Sprintf(nginxConf, workers, ndir, ndir, ndir, ndir, upstream, port)
 	if err := os.WriteFile(filepath.Join(ndir, "nginx.conf"), []byte(conf), 0o644); err != nil {
 		return nil, err
 	}
@@ -178,7 +182,7 @@ func startNginx(dir, upstream string) (*proc, error) {
 
 const nginxConf = `daemon off;
 master_process on;
-worker_processes auto;
+worker_processes %s;
 pid %s/nginx.pid;
 error_log %s/error.log warn;
 events { worker_connections 4096; }

@@ -46,6 +46,9 @@ func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat ma
 	}
 	fmt.Fprintf(w, "users/get on a Gin stand-in service, loopback, %d CPUs, %d interleaved rounds of %s runs; throughput by %s\n",
 		runtime.NumCPU(), o.rounds, o.slice, client)
+	if o.proxyCores > 0 {
+		fmt.Fprintf(w, "proxies limited to %d core(s): nginx worker_processes, gateway GOMAXPROCS\n", o.proxyCores)
+	}
 	fmt.Fprintf(w, "tracing on: OTEL_TRACES_SAMPLER=parentbased_traceidratio, ratio %g, OTLP export (%d batches received)\n\n", o.sampleRatio, exports)
 
 	fmt.Fprintln(w, "| connections | path | requests/s | × direct | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |")

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -56,13 +57,17 @@ func startStack(dir string, o options) (*stack, error) {
 		return nil, err
 	}
 	upURL := "http://" + s.upstream.addr
+	gwEnv := env
+	if o.proxyCores > 0 {
+		gwEnv = append(slices.Clip(env), "GOMAXPROCS="+strconv.Itoa(o.proxyCores))
+	}
 	if s.gateway, err = startRole(dir, "gateway", []string{"-secret", benchSecret, "-upstream", upURL,
-		"-redis", s.redis.Addr(), pprofArg}, env); err != nil {
+		"-redis", s.redis.Addr(), pprofArg}, gwEnv); err != nil {
 		s.close()
 		return nil, err
 	}
 	if o.wants("nginx") {
-		s.nginx, err = startNginx(dir, s.upstream.addr)
+		s.nginx, err = startNginx(dir, s.upstream.addr, o.proxyCores)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "hopbench:", err)
 		}
