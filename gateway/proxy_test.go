@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -44,6 +45,40 @@ func TestProxyReusesServiceConnections(t *testing.T) {
 	}
 	if n := conns.Load(); n != 1 {
 		t.Fatalf("50 sequential requests opened %d service connections, want 1", n)
+	}
+}
+
+// countingConn counts the writes made on a service connection.
+type countingConn struct {
+	net.Conn
+	writes *atomic.Int64
+}
+
+func (c countingConn) Write(b []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(b)
+}
+
+// A request with a small body reaches the service in one write (one
+// segment), so the service reads it at once instead of waking for the head
+// and again for the body.
+func TestProxyWritesHeadAndSmallBodyAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	var writes atomic.Int64
+	pool := e.gw.router.match("/v2/users/get").proxy.pool
+	dial := pool.dialTCP
+	pool.dialTCP = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dial(ctx, network, addr)
+		return countingConn{Conn: c, writes: &writes}, err
+	}
+	for i := range 5 {
+		body := `{"data":{"userIds":["` + strings.Repeat("u", 1000*i) + `"]}}`
+		resp, raw := e.post("/v2/users/get", body, creds...)
+		wantService(t, resp, raw, svcIdentity)
+	}
+	if n := writes.Load(); n != 5 {
+		t.Fatalf("5 requests took %d writes to the service, want 5", n)
 	}
 }
 

@@ -38,7 +38,8 @@ type upConn struct {
 type connPool struct {
 	addr   string
 	tlsCfg *tls.Config // nil: plain HTTP
-	dialer net.Dialer
+	// dialTCP is net.Dialer.DialContext; tests wrap it to watch the wire.
+	dialTCP func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	mu     sync.Mutex
 	idle   []*upConn
@@ -46,10 +47,8 @@ type connPool struct {
 }
 
 func newConnPool(addr string, tlsCfg *tls.Config) *connPool {
-	return &connPool{
-		addr: addr, tlsCfg: tlsCfg,
-		dialer: net.Dialer{Timeout: upstreamDialTimeout, KeepAlive: 30 * time.Second},
-	}
+	d := &net.Dialer{Timeout: upstreamDialTimeout, KeepAlive: 30 * time.Second}
+	return &connPool{addr: addr, tlsCfg: tlsCfg, dialTCP: d.DialContext}
 }
 
 // get returns an idle connection or dials a new one.
@@ -71,7 +70,7 @@ func (p *connPool) get(ctx context.Context) (*upConn, error) {
 }
 
 func (p *connPool) dial(ctx context.Context) (*upConn, error) {
-	c, err := p.dialer.DialContext(ctx, "tcp", p.addr)
+	c, err := p.dialTCP(ctx, "tcp", p.addr)
 	if err != nil {
 		return nil, err
 	}
