@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Point is one stored vector: a judgment, keyed by the caller's string ID.
@@ -172,4 +173,25 @@ func normalized(v []float32) []float32 {
 		out[i] *= inv
 	}
 	return out
+}
+
+// Match reports whether a point with payload p passes f (the semantics
+// Search applies; for indexes that keep payloads outside this package,
+// such as the lexical index).
+func (f Filter) Match(p Payload) bool {
+	switch {
+	case p.WorkspaceID != f.WorkspaceID,
+		f.OrganizationID != "" && p.OrganizationID != f.OrganizationID,
+		f.DocumentID != "" && p.DocumentID != f.DocumentID,
+		f.JudgeType != "" && p.JudgeType != f.JudgeType,
+		f.ContentType != "" && p.ContentType != f.ContentType,
+		f.ReviewerID != "" && p.ReviewerID != f.ReviewerID,
+		f.AnnotationID != "" && p.AnnotationID != f.AnnotationID,
+		len(f.Decisions) > 0 && !slices.Contains(f.Decisions, p.Decision),
+		slices.Contains(f.ExcludeDocumentIDs, p.DocumentID),
+		f.CreatedFrom != 0 && p.CreatedAt < f.CreatedFrom,
+		f.CreatedTo != 0 && p.CreatedAt > f.CreatedTo:
+		return false
+	}
+	return true
 }

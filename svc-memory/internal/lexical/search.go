@@ -1,0 +1,287 @@
+package lexical
+
+import (
+	"math"
+	"slices"
+
+	"github.com/opencollab/backend/svc-memory/internal/analysis"
+	"github.com/opencollab/backend/svc-memory/internal/vector"
+)
+
+// BM25 parameters (the usual defaults) and the boosts.
+const (
+	k1 = 1.2
+	b  = 0.75
+	// phraseBoost adds this share of a query bigram's IDF when the
+	// document has the two words next to each other, in order.
+	phraseBoost = 0.6
+	// proximityBoost adds this share of the matched IDF, scaled by how
+	// tightly the matched words sit together.
+	proximityBoost = 0.3
+	// maxQueryTerms bounds the work of a very long query.
+	maxQueryTerms = 64
+	// rerankFactor: phrase and proximity are computed for this many
+	// times limit best BM25 candidates.
+	rerankFactor = 4
+)
+
+type queryTerm struct {
+	stem string
+	id   uint32
+	ok   bool // the term occurs in the shard
+	idf  float64
+	qpos []int
+}
+
+// docAcc accumulates one candidate document.
+type docAcc struct {
+	doc   uint32
+	score float64
+	// hits[i] are the postings of query term i in this document.
+	hits [][]posting
+}
+
+func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
+	var out []queryTerm
+	index := map[string]int{}
+	n := float64(max(s.live, 1))
+	for qi, t := range terms {
+		if i, ok := index[t.Stem]; ok {
+			out[i].qpos = append(out[i].qpos, qi)
+			continue
+		}
+		if len(out) == maxQueryTerms {
+			break
+		}
+		qt := queryTerm{stem: t.Stem, qpos: []int{qi}}
+		qt.id, qt.ok = s.termIDs[t.Stem]
+		qt.idf = s.idf(qt.id, qt.ok, n)
+		index[t.Stem] = len(out)
+		out = append(out, qt)
+	}
+	return out
+}
+
+func (s *shard) idf(id uint32, ok bool, n float64) float64 {
+	df := 0.0
+	if ok {
+		df = float64(min(len(s.postings[id]), int(n)))
+	}
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weights) []Hit {
+	qts := s.queryTerms(terms)
+	accs := s.accumulate(qts, f, w)
+	if len(accs) == 0 {
+		return nil
+	}
+	slices.SortFunc(accs, byScore)
+	top := accs[:min(len(accs), rerankFactor*limit)]
+	for _, a := range top {
+		a.score += s.phraseAndProximity(qts, a, w)
+	}
+	slices.SortFunc(top, byScore)
+	top = top[:min(len(top), limit)]
+	hits := make([]Hit, len(top))
+	for i, a := range top {
+		d := &s.docs[a.doc]
+		hits[i] = Hit{ID: d.id, Payload: d.payload, Score: a.score, Coverage: s.coverage(qts, a)}
+	}
+	return hits
+}
+
+func byScore(a, b *docAcc) int {
+	switch {
+	case a.score > b.score:
+		return -1
+	case a.score < b.score:
+		return 1
+	}
+	return int(a.doc) - int(b.doc)
+}
+
+// accumulate scores every live document matching f that has a query term
+// (BM25F: field term frequencies are length-normalised, weighted and
+// summed before the saturation).
+func (s *shard) accumulate(qts []queryTerm, f vector.Filter, w Weights) []*docAcc {
+	byDoc := map[uint32]*docAcc{}
+	rejected := map[uint32]bool{}
+	var avg [numFields]float64
+	for fi := range avg {
+		avg[fi] = max(s.totalLen[fi]/float64(max(s.live, 1)), 1)
+	}
+	for qi, qt := range qts {
+		if !qt.ok {
+			continue
+		}
+		for _, p := range s.postings[qt.id] {
+			a := byDoc[p.doc]
+			if a == nil {
+				if rejected[p.doc] {
+					continue
+				}
+				d := &s.docs[p.doc]
+				if !d.live || !f.Match(d.payload) {
+					rejected[p.doc] = true
+					continue
+				}
+				a = &docAcc{doc: p.doc, hits: make([][]posting, len(qts))}
+				byDoc[p.doc] = a
+			}
+			a.hits[qi] = append(a.hits[qi], p)
+		}
+	}
+	out := make([]*docAcc, 0, len(byDoc))
+	for _, a := range byDoc {
+		d := &s.docs[a.doc]
+		for qi, ps := range a.hits {
+			var tf float64
+			for _, p := range ps {
+				norm := 1 - b + b*float64(d.length[p.field])/avg[p.field]
+				tf += w[p.field] * float64(p.tf) / norm
+			}
+			if tf > 0 {
+				a.score += qts[qi].idf * tf * (k1 + 1) / (k1 + tf)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// phraseAndProximity rewards query words that the document has next to
+// each other (a phrase) and matched words that sit close together.
+func (s *shard) phraseAndProximity(qts []queryTerm, a *docAcc, w Weights) float64 {
+	var bonus float64
+	for f := range numFields {
+		// Positions of each matched query term in field f.
+		var matched []int
+		at := make([][]int32, len(qts))
+		for qi, ps := range a.hits {
+			for _, p := range ps {
+				if int(p.field) == f && p.tf >= 1 {
+					at[qi] = s.positions(p)
+				}
+			}
+			if len(at[qi]) > 0 {
+				matched = append(matched, qi)
+			}
+		}
+		if len(matched) < 2 {
+			continue
+		}
+		bonus += w[f] * (phraseBonus(qts, at) + proximityBonus(qts, at, matched))
+	}
+	return bonus
+}
+
+// phraseBonus: for each pair of query terms adjacent in the query, in
+// order, whether the document has them adjacent in the same order.
+func phraseBonus(qts []queryTerm, at [][]int32) float64 {
+	var bonus float64
+	for i := range qts {
+		for j := range qts {
+			if i == j || len(at[i]) == 0 || len(at[j]) == 0 || !adjacentInQuery(qts[i].qpos, qts[j].qpos) {
+				continue
+			}
+			if adjacentInDoc(at[i], at[j]) {
+				bonus += phraseBoost * (qts[i].idf + qts[j].idf) / 2
+			}
+		}
+	}
+	return bonus
+}
+
+func adjacentInQuery(a, b []int) bool {
+	for _, x := range a {
+		if slices.Contains(b, x+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func adjacentInDoc(a, b []int32) bool {
+	for _, x := range a {
+		if slices.Contains(b, x+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// proximityBonus is proximityBoost of the matched IDF times (m-1)/span,
+// span being the smallest window of the document holding one position of
+// each of the m matched terms (1 when they are consecutive).
+func proximityBonus(qts []queryTerm, at [][]int32, matched []int) float64 {
+	type occ struct {
+		pos int32
+		q   int
+	}
+	var all []occ
+	var idf float64
+	for _, qi := range matched {
+		idf += qts[qi].idf
+		for _, p := range at[qi] {
+			all = append(all, occ{p, qi})
+		}
+	}
+	slices.SortFunc(all, func(x, y occ) int { return int(x.pos - y.pos) })
+	count := map[int]int{}
+	best := int32(math.MaxInt32)
+	have, lo := 0, 0
+	for hi := range all {
+		if count[all[hi].q]++; count[all[hi].q] == 1 {
+			have++
+		}
+		for have == len(matched) {
+			best = min(best, all[hi].pos-all[lo].pos)
+			if count[all[lo].q]--; count[all[lo].q] == 0 {
+				have--
+			}
+			lo++
+		}
+	}
+	if best <= 0 {
+		return 0
+	}
+	return proximityBoost * idf * float64(len(matched)-1) / float64(best)
+}
+
+// coverage is the larger of the query's IDF share the document has and
+// the document's review-term IDF share the query has (see Hit).
+func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
+	var total, have float64
+	queryHas := map[uint32]bool{}
+	for qi, qt := range qts {
+		total += qt.idf
+		if qt.ok {
+			queryHas[qt.id] = true
+		}
+		for _, p := range a.hits[qi] {
+			if p.tf >= 1 {
+				have += qt.idf
+				break
+			}
+		}
+	}
+	querySide := 0.0
+	if total > 0 {
+		querySide = have / total
+	}
+	n := float64(max(s.live, 1))
+	var docTotal, docHave float64
+	for _, id := range s.docs[a.doc].terms {
+		idf := s.idf(id, true, n)
+		docTotal += idf
+		if queryHas[id] {
+			docHave += idf
+		}
+	}
+	docSide := 0.0
+	if docTotal > 0 {
+		docSide = docHave / docTotal
+	}
+	return max(querySide, docSide)
+}
