@@ -27,6 +27,7 @@ import (
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/httpapi"
+	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
 	"github.com/opencollab/backend/svc-memory/internal/store"
 )
@@ -113,9 +114,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	}
 	pages := pagetoken.New(deps.Redis, 0)
 	mem := memory.NewService(memory.Deps{
-		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Chat: chatModel,
-		Pages: pages, Logger: logger, MinSimilarity: cfg.MinSimilarity,
-		KeywordsOnly: cfg.EmbeddingsBaseURL == "", // the hashing embedder
+		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Model: modelTag(embedder),
+		Chat: chatModel, Pages: pages, Logger: logger, Lexical: lexical.New(), Retrieval: cfg.Retrieval,
+		MinSimilarity: cfg.MinSimilarity, MinCoverage: cfg.MinCoverage,
 	})
 	s := &Service{memory: mem, indexes: idx, logger: logger}
 	engine := api.NewEngine(func(ctx context.Context) error {
@@ -164,6 +165,15 @@ func (s *Service) close() {
 // after a snapshot), then sweeps unindexed judgments periodically and
 // snapshots an embedded index.
 func (s *Service) maintainIndex(ctx context.Context) {
+	for ctx.Err() == nil {
+		n, err := s.memory.LoadLexical(ctx)
+		if err == nil {
+			s.logger.InfoContext(ctx, "memory: lexical index loaded", "judgments", n)
+			break
+		}
+		s.logger.WarnContext(ctx, "memory: loading the lexical index failed, retrying", "error", err)
+		sleep(ctx, 5*time.Second)
+	}
 	for ctx.Err() == nil {
 		since, needed := s.indexes.staleSince()
 		var n int

@@ -18,8 +18,12 @@ import (
 // embedder is what the service needs of internal/embed.
 type embedder interface {
 	Dim() int
+	Model() string
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
+
+// modelTag names the vectors an embedder makes: model and dimension.
+func modelTag(e embedder) string { return fmt.Sprintf("%s/%d", e.Model(), e.Dim()) }
 
 func newEmbedder(cfg Config) (embedder, error) {
 	if cfg.EmbeddingsBaseURL == "" {

@@ -24,6 +24,11 @@ type Term struct {
 	Pos int
 	// Negated: the word is in a negation's scope.
 	Negated bool
+	// Negator: the word opens a negation ("no", "missing"); its Stem is
+	// the word itself. Kept for the lexical index ("citation missing"
+	// matches the word "missing"), skipped by the embedder, which has the
+	// negated terms.
+	Negator bool
 }
 
 // NegPrefix marks a negated stem or concept.
@@ -65,15 +70,17 @@ func analyzeClause(clause string, out []Term) []Term {
 	}
 	start := len(out)
 	negateNext := 0
-	for _, w := range words {
+	for i, w := range words {
 		if negators[w] {
 			// "the citation is missing" negates what came before;
 			// "missing citation" and "no citation" what follows.
-			if trailingNegators[w] && len(out) > start && !out[len(out)-1].Negated {
+			if trailingNegators[w] && len(out) > start && !out[len(out)-1].Negated && !contentFollows(words[i+1:]) {
 				negateBack(out[start:], backwardScope)
 			} else {
 				negateNext = forwardScope
 			}
+			out = append(out, Term{Stem: w, Pos: pos, Negator: true})
+			pos++
 			continue
 		}
 		if StopWord(w) {
@@ -90,9 +97,28 @@ func analyzeClause(clause string, out []Term) []Term {
 	return out
 }
 
+// contentFollows reports whether a trailing negator governs what follows
+// ("missing a text alternative", "missing citations") rather than what
+// came before ("the citation is missing", "missing from the footer"): a
+// content word or an article comes next, not a preposition or the end of
+// the clause.
+func contentFollows(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	switch words[0] {
+	case "a", "an", "the", "any", "some", "all":
+		return true
+	}
+	return !StopWord(words[0]) && !negators[words[0]]
+}
+
 // negateBack negates up to n not yet negated terms at the end of terms.
 func negateBack(terms []Term, n int) {
 	for i := len(terms) - 1; i >= 0 && n > 0; i-- {
+		if terms[i].Negator {
+			break
+		}
 		if !terms[i].Negated {
 			terms[i] = negate(terms[i])
 		}

@@ -27,7 +27,7 @@ const (
 // negatedTF is the weight a negated occurrence ("no citation") gives the
 // plain term ("citation"): a neutral query about citations still finds it,
 // a query for "with citation" prefers the documents that have one.
-const negatedTF = 0.3
+const negatedTF = 0.6
 
 // Doc is one judgment to index.
 type Doc struct {
@@ -105,10 +105,12 @@ type Hit struct {
 type Weights [numFields]float64
 
 // ReviewWeights and ContentWeights are the field weights of a review and
-// a content search.
+// a content search: a review search reads decision and reasoning only
+// (rest-interface: embeddingType review), a content search the content
+// and a little of what was said about it.
 var (
-	ReviewWeights  = Weights{1, 0.4}
-	ContentWeights = Weights{0.4, 1}
+	ReviewWeights  = Weights{1, 0}
+	ContentWeights = Weights{0.3, 1}
 )
 
 // Search returns up to limit documents matching f (f.WorkspaceID is

@@ -259,12 +259,11 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 		if qt.ok {
 			queryHas[qt.id] = true
 		}
+		var best float32
 		for _, p := range a.hits[qi] {
-			if p.tf >= 1 {
-				have += qt.idf
-				break
-			}
+			best = max(best, min(p.tf, 1))
 		}
+		have += qt.idf * float64(best)
 	}
 	querySide := 0.0
 	if total > 0 {
