@@ -162,7 +162,7 @@ func (e *Embedded) scan(q []float32, pl plan, m *matcher, limit int) []scored {
 	short = e.shortlist(p, batch, short, keep, sc)
 	out := make([]scored, len(short))
 	for i, s := range short {
-		out[i] = scored{d: -dot(q, e.st.vec(s.n)), n: s.n}
+		out[i] = scored{d: -dotHalf(q, e.st.vec(s.n)), n: s.n}
 	}
 	sc.res, sc.batch = short[:0], batch[:0]
 	sortClosestFirst(out)
@@ -187,7 +187,7 @@ func (e *Embedded) exactFloat(q []float32, pl plan, m *matcher, limit int) []sco
 			if !pl.implied && !m.match(&e.st.meta[n]) {
 				continue
 			}
-			d := -dot(q, e.st.vec(n))
+			d := -dotHalf(q, e.st.vec(n))
 			if len(res) < limit || d < res.top().d {
 				res.offer(scored{d: d, n: n}, limit)
 			}

@@ -127,7 +127,7 @@ func (g *hnsw) search(sc *searchCtx, q []float32, ef int, m *matcher) []scored {
 	sc.eps = append(sc.eps[:0], cur)
 	found := g.searchLayer(sc, p, sc.eps, ef, 0, m, false)
 	for i := range found {
-		found[i].d = -dot(q, g.st.vec(found[i].n))
+		found[i].d = -dotHalf(q, g.st.vec(found[i].n))
 	}
 	sortClosestFirst(found)
 	return found

@@ -7,8 +7,9 @@
 //     lists give each filter its candidate set; a small set is scanned in
 //     full, a large one is searched through an HNSW graph (written here, no
 //     library) that exists once the index holds Options.ExactThreshold
-//     points. The graph works on int8 copies of the vectors (AVX-512 VNNI
-//     or AVX2 kernels) and re-scores its results in float32. Binary
+//     points. Vectors are kept in half precision (half.go); the graph walks
+//     int8 copies of them (AVX-512 VNNI or AVX2 kernels) and re-scores its
+//     results on the halves (AVX-512/F16C kernels). Binary
 //     snapshots let a restart skip the rebuild.
 //   - Qdrant (NewQdrant): a Qdrant collection over gRPC, used when the
 //     service is configured with QDRANT_ADDR.

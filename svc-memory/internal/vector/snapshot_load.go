@@ -85,7 +85,7 @@ func loadPoints(r *binReader, st *store, nodes int) error {
 	}
 	st.grow(nodes)
 	for c := 0; c*chunkSize < nodes && r.err == nil; c++ {
-		r.f32s(st.chunks[c][:min(chunkSize, nodes-c*chunkSize)*st.dim])
+		r.u16s(st.chunks[c][:min(chunkSize, nodes-c*chunkSize)*st.dim])
 	}
 	if r.err != nil {
 		return badSnapshot(r.err, "truncated points")
@@ -125,8 +125,10 @@ func quantizeAll(st *store) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			buf := make([]float32, st.dim)
 			for x := w; x < n; x += workers {
-				st.qscale[x], st.qsum[x] = quantize(st.vec(uint32(x)), st.qvec(uint32(x)))
+				decodeHalf(buf, st.vec(uint32(x)))
+				st.qscale[x], st.qsum[x] = quantize(buf, st.qvec(uint32(x)))
 			}
 		})
 	}
