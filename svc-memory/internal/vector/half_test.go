@@ -10,8 +10,8 @@ func TestHalfRoundTrip(t *testing.T) {
 	t.Parallel()
 	cases := map[float32]uint16{
 		0: 0, 1: 0x3c00, -2: 0xc000, 0.5: 0x3800, 65504: 0x7bff, 1e9: 0x7c00,
-		6.103515625e-05: 0x0400,  // smallest normal
-		5.960464477539063e-08: 1, // smallest subnormal
+		6.103515625e-05:       0x0400, // smallest normal
+		5.960464477539063e-08: 1,      // smallest subnormal
 		0.1:                   0x2e66,
 		0.33333334:            0x3555,
 	}
