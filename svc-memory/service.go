@@ -71,10 +71,14 @@ type Deps struct {
 // consumer and the index sweeper, snapshots an embedded index when
 // configured, and releases the indexes.
 type Service struct {
-	handler http.Handler
-	memory  *memory.Service
-	indexes *indexes
-	logger  *slog.Logger
+	handler  http.Handler
+	memory   *memory.Service
+	indexes  *indexes
+	vectors  *vectors
+	embedder embedder
+	states   *store.States
+	cfg      Config
+	logger   *slog.Logger
 	stop    context.CancelFunc
 	running sync.WaitGroup
 	closed  sync.Once
@@ -103,10 +107,12 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	idx, err := openIndexes(ctx, cfg, embedder.Dim(), logger)
+	states := store.NewStates(deps.DB)
+	vecs, err := planVectors(ctx, cfg, embedder, states, logger)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
+	idx := vecs.current
 	chatModel, err := newChat(cfg)
 	if err != nil {
 		_ = idx.close()
@@ -118,7 +124,10 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		Chat: chatModel, Pages: pages, Logger: logger, Lexical: lexical.New(), Retrieval: cfg.Retrieval,
 		MinSimilarity: cfg.MinSimilarity, MinCoverage: cfg.MinCoverage,
 	})
-	s := &Service{memory: mem, indexes: idx, logger: logger}
+	if vecs.reembed {
+		mem.SetServing(vecs.previous) // nil: lexical only until re-embedded
+	}
+	s := &Service{memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, cfg: cfg, logger: logger}
 	engine := api.NewEngine(func(ctx context.Context) error {
 		if !s.ready.Load() {
 			return errors.New("vector index still catching up with the judgments")
@@ -158,6 +167,9 @@ func (s *Service) close() {
 	if err := s.indexes.close(); err != nil {
 		s.logger.WarnContext(ctx, "memory: closing the vector index failed", "error", err)
 	}
+	if s.vectors.prevIdx != nil {
+		_ = s.vectors.prevIdx.close()
+	}
 }
 
 // maintainIndex brings the vector index up to date with the store of
@@ -174,7 +186,13 @@ func (s *Service) maintainIndex(ctx context.Context) {
 		s.logger.WarnContext(ctx, "memory: loading the lexical index failed, retrying", "error", err)
 		sleep(ctx, 5*time.Second)
 	}
-	for ctx.Err() == nil {
+	if s.vectors.reembed {
+		// The model changed: serve (previous vectors, lexical) while the
+		// new model's vectors are built.
+		s.ready.Store(true)
+		s.reembedInBackground(ctx)
+	}
+	for ctx.Err() == nil && !s.vectors.reembed {
 		since, needed := s.indexes.staleSince()
 		var n int
 		var err error
@@ -185,6 +203,7 @@ func (s *Service) maintainIndex(ctx context.Context) {
 		}
 		if err == nil {
 			s.logger.InfoContext(ctx, "memory: vector index ready", "indexed", n, "rebuild", needed && since == 0)
+			s.recordModel(ctx)
 			break
 		}
 		if ctx.Err() != nil {

@@ -31,6 +31,10 @@ type queryTerm struct {
 	ok   bool // the term occurs in the shard
 	idf  float64
 	qpos []int
+	// weight scales the term: 1, or negatedTF for the plain form a
+	// negated query term also looks for ("is the citation missing?"
+	// still concerns judgments that mention a citation).
+	weight float64
 }
 
 // docAcc accumulates one candidate document.
@@ -45,19 +49,28 @@ func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
 	var out []queryTerm
 	index := map[string]int{}
 	n := float64(max(s.live, 1))
-	for qi, t := range terms {
-		if i, ok := index[t.Stem]; ok {
+	add := func(stem string, qi int, weight float64) {
+		if i, ok := index[stem]; ok {
 			out[i].qpos = append(out[i].qpos, qi)
-			continue
+			out[i].weight = max(out[i].weight, weight)
+			return
 		}
 		if len(out) == maxQueryTerms {
-			break
+			return
 		}
-		qt := queryTerm{stem: t.Stem, qpos: []int{qi}}
-		qt.id, qt.ok = s.termIDs[t.Stem]
+		qt := queryTerm{stem: stem, qpos: []int{qi}, weight: weight}
+		qt.id, qt.ok = s.termIDs[stem]
 		qt.idf = s.idf(qt.id, qt.ok, n)
-		index[t.Stem] = len(out)
+		index[stem] = len(out)
 		out = append(out, qt)
+	}
+	for qi, t := range terms {
+		add(t.Stem, qi, 1)
+	}
+	for qi, t := range terms {
+		if t.Negated {
+			add(t.Stem[len(analysis.NegPrefix):], qi, negatedTF)
+		}
 	}
 	return out
 }
@@ -142,10 +155,12 @@ func (s *shard) accumulate(qts []queryTerm, f vector.Filter, w Weights) []*docAc
 				tf += w[p.field] * float64(p.tf) / norm
 			}
 			if tf > 0 {
-				a.score += qts[qi].idf * tf * (k1 + 1) / (k1 + tf)
+				a.score += qts[qi].weight * qts[qi].idf * tf * (k1 + 1) / (k1 + tf)
 			}
 		}
-		out = append(out, a)
+		if a.score > 0 { // not only in fields the search weighs 0
+			out = append(out, a)
+		}
 	}
 	return out
 }
@@ -255,6 +270,9 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 	var total, have float64
 	queryHas := map[uint32]bool{}
 	for qi, qt := range qts {
+		if qt.weight < 1 {
+			continue // the plain form of a negated term: not the query's own
+		}
 		total += qt.idf
 		if qt.ok {
 			queryHas[qt.id] = true

@@ -35,21 +35,19 @@ type Operation struct {
 // started: a write racing the pass's read may carry an older text.
 const reembedMargin = time.Minute
 
-// IndexStatus is the serving model and the last (or running) re-embedding.
+// IndexStatus is the serving model and the last (or running) re-embedding
+// (deployment-wide: the indexes serve every workspace).
 type IndexStatus struct {
 	Model     string     `json:"model"`
-	Judgments int        `json:"lexicalDocuments"`
 	Operation *Operation `json:"operation"`
 }
 
-// Status reports the serving model and re-embedding progress.
+// Status reports the serving model ("" while only the lexical index
+// serves) and re-embedding progress.
 func (s *Service) Status() IndexStatus {
 	st := IndexStatus{Operation: s.operation()}
 	if sp := s.serving(); sp != nil {
 		st.Model = sp.Model
-	}
-	if s.Lexical != nil {
-		st.Judgments = s.Lexical.Len()
 	}
 	return st
 }

@@ -259,7 +259,9 @@ func (s *Service) join(ctx context.Context, ws string, cs *candidates, limit int
 	best := out[0].rel
 	strength := math.Max(math.Max(out[0].cos, 0), out[0].cov)
 	for i := range out {
-		out[i].rel /= best
+		if best > 0 {
+			out[i].rel /= best
+		}
 		out[i].score = out[i].rel * strength
 	}
 	return out, nil
