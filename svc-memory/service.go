@@ -79,10 +79,10 @@ type Service struct {
 	states   *store.States
 	cfg      Config
 	logger   *slog.Logger
-	stop    context.CancelFunc
-	running sync.WaitGroup
-	closed  sync.Once
-	ready   atomic.Bool // the index has caught up with the store at start
+	stop     context.CancelFunc
+	running  sync.WaitGroup
+	closed   sync.Once
+	ready    atomic.Bool // the index has caught up with the store at start
 }
 
 // New creates the indexes of the store, opens the vector indexes, starts
