@@ -46,32 +46,26 @@ func run(ctx context.Context, listFailures bool) error {
 			hybrid = m
 		}
 	}
-	fmt.Println("\nhybrid by category:")
-	fmt.Println("\n| category | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	cats := make([]string, 0, len(hybrid.ByCategory))
-	for c := range hybrid.ByCategory {
-		cats = append(cats, c)
-	}
-	slices.Sort(cats)
-	for _, c := range cats {
-		printRow(c, hybrid.ByCategory[c])
-	}
-	fmt.Println("\nhybrid by file (cases-heldout.txt was written after tuning on cases.txt):")
-	fmt.Println("\n| file | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	files := make([]string, 0, len(hybrid.ByFile))
-	for f := range hybrid.ByFile {
-		files = append(files, f)
-	}
-	slices.Sort(files)
-	for _, f := range files {
-		printRow(f, hybrid.ByFile[f])
-	}
+	printParts("hybrid by category:", hybrid.ByCategory)
+	printParts("hybrid by file (cases-heldout.txt was written after tuning on cases.txt):", hybrid.ByFile)
 	if listFailures {
 		fmt.Printf("\nhybrid failures (%d):\n%s\n", len(hybrid.Failures), strings.Join(hybrid.Failures, "\n"))
 	}
 	return nil
+}
+
+func printParts(title string, parts map[string]*evalset.Metrics) {
+	fmt.Printf("\n%s\n\n", title)
+	fmt.Println("| part | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		printRow(n, parts[n])
+	}
 }
 
 func printRow(name string, m *evalset.Metrics) {
