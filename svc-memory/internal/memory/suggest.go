@@ -50,8 +50,9 @@ type Suggestion struct {
 }
 
 // Evidence is one judgment a suggestion weighed: its relevance to the
-// query (normalised to the best match), its recency factor, and their
-// product with the judgment's own confidence.
+// query (normalised to the best match), its recency factor, and its
+// weight: relevance squared (the strongest matches dominate) times recency
+// times the judgment's own confidence.
 type Evidence struct {
 	RecordID  string  `json:"recordId"`
 	Decision  string  `json:"decision"`
@@ -82,7 +83,7 @@ func (r SuggestRequest) Validate() []Issue {
 // relevant), taken from the narrowest scope with at least two relevant
 // ones: document, then organization; a request without organizationId
 // uses the workspace. A request naming an organization never draws on
-// other organizations' judgments. Each judgment weighs relevance x recency
+// other organizations' judgments. Each judgment weighs relevance² x recency
 // x its own confidence; the side with the larger weight leads. primary is
 // the leading side when at least two records support it; conflict is the
 // other side when it has at least two too.
@@ -201,7 +202,7 @@ func (s *Service) suggestion(rec string, side []scored, totalWeight float64, sco
 
 // explain says in one sentence why a side has the weight it has.
 func (s *Service) explain(rec string, side []scored, otherRec string, other []scored) string {
-	text := fmt.Sprintf("%d %s-side judgment(s) weigh %.2f (relevance x recency x confidence)",
+	text := fmt.Sprintf("%d %s-side judgment(s) weigh %.2f (relevance² x recency x confidence)",
 		len(side), rec, s.weight(side))
 	if len(other) > 0 {
 		text += fmt.Sprintf(" against %.2f for %d %s-side", s.weight(other), len(other), otherRec)

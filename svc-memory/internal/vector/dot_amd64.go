@@ -32,6 +32,25 @@ func dotHalfAVX512(q *float32, v *uint16, n int) float32
 //go:noescape
 func dotHalfAVX2(q *float32, v *uint16, n int) float32
 
+//go:noescape
+func dotHalvesAVX512(a, b *uint16, n int) float32
+
+// dotHalvesImpl is the inner product of two half vectors.
+func dotHalvesImpl(a, b []uint16) float32 {
+	var s float32
+	n := 0
+	if useAVX512 {
+		n = len(a) &^ 31
+		if n > 0 {
+			s = dotHalvesAVX512(&a[0], &b[0], n)
+		}
+	}
+	if n < len(a) {
+		s += dotHalvesGeneric(a[n:], b[n:len(a)])
+	}
+	return s
+}
+
 // dotHalfImpl runs the widest kernel over the leading multiple of 16 (or
 // 8) components and finishes the tail in Go.
 func dotHalfImpl(q []float32, v []uint16) float32 {

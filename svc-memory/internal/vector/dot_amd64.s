@@ -309,3 +309,39 @@ h2reduce:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// func dotHalvesAVX512(a, b *uint16, n int) float32
+// n is a multiple of 32: both operands are widened (VCVTPH2PS), two
+// accumulators.
+TEXT ·dotHalvesAVX512(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+
+hh32:
+	CMPQ CX, $32
+	JL   hhreduce
+	VCVTPH2PS (SI), Z2
+	VCVTPH2PS 32(SI), Z3
+	VCVTPH2PS (DI), Z4
+	VCVTPH2PS 32(DI), Z5
+	VFMADD231PS Z4, Z2, Z0
+	VFMADD231PS Z5, Z3, Z1
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JMP  hh32
+
+hhreduce:
+	VADDPS Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

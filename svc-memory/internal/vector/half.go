@@ -102,3 +102,21 @@ func dotHalfGeneric(q []float32, v []uint16) float32 {
 	}
 	return s0 + s1
 }
+
+// dotHalves is the inner product of two stored half vectors of the same
+// length (graph construction compares stored vectors with each other).
+func dotHalves(a, b []uint16) float32 {
+	if len(a) == 0 {
+		return 0
+	}
+	_ = b[len(a)-1]
+	return dotHalvesImpl(a, b)
+}
+
+func dotHalvesGeneric(a, b []uint16) float32 {
+	var s float32
+	for i := range a {
+		s += fromHalf(a[i]) * fromHalf(b[i])
+	}
+	return s
+}

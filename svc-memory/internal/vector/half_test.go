@@ -50,6 +50,17 @@ func TestDotHalfMatchesReference(t *testing.T) {
 		for i := range q {
 			want += float64(q[i]) * float64(fromHalf(h[i]))
 		}
+		hq := make([]uint16, dim)
+		encodeHalf(hq, q)
+		var wantHH float64
+		for i := range q {
+			wantHH += float64(fromHalf(hq[i])) * float64(fromHalf(h[i]))
+		}
+		for name, got := range map[string]float32{"halves": dotHalves(hq, h), "halves generic": dotHalvesGeneric(hq, h)} {
+			if math.Abs(float64(got)-wantHH) > 1e-4*math.Sqrt(float64(dim)) {
+				t.Errorf("dim %d %s: %v, want %v", dim, name, got, wantHH)
+			}
+		}
 		for name, got := range map[string]float32{"dispatch": dotHalf(q, h), "generic": dotHalfGeneric(q, h)} {
 			if math.Abs(float64(got)-want) > 1e-4*math.Sqrt(float64(dim)) {
 				t.Errorf("dim %d %s: %v, want %v", dim, name, got, want)
