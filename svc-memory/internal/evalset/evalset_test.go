@@ -14,8 +14,8 @@ import (
 // keeps the figures from sliding back and fails on any leak across
 // organizations. EVAL_GOALS=1 asserts the goals themselves.
 const (
-	floorRecall5 = 0.74
-	floorMRR     = 0.92
+	floorRecall5 = 0.78
+	floorMRR     = 0.93
 	floorSuggest = 0.80
 )
 

@@ -29,6 +29,15 @@ const (
 // a query for "with citation" prefers the documents that have one.
 const negatedTF = 0.6
 
+// Words of one lexicon concept (internal/analysis) also index and query
+// the concept as a term of its own, at conceptTF: "medical claim" finds
+// "health claim" through the concept, exactly (no hashing collisions), a
+// synonym filter as search engines have.
+const (
+	conceptPrefix = "~"
+	conceptTF     = 0.5
+)
+
 // Doc is one judgment to index.
 type Doc struct {
 	ID      string

@@ -71,6 +71,9 @@ func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
 		if t.Negated {
 			add(t.Stem[len(analysis.NegPrefix):], qi, negatedTF)
 		}
+		if t.Concept != "" {
+			add(conceptPrefix+t.Concept, qi, conceptTF)
+		}
 	}
 	return out
 }

@@ -83,6 +83,9 @@ func (s *shard) upsert(d Doc, fields [numFields][]analysis.Term) {
 			if t.Negated {
 				add(t.Stem[len(analysis.NegPrefix):], negatedTF, t.Pos)
 			}
+			if t.Concept != "" {
+				add(conceptPrefix+t.Concept, conceptTF, t.Pos)
+			}
 		}
 		nd.length[f] = float32(len(terms))
 		s.totalLen[f] += float64(len(terms))
