@@ -103,4 +103,3 @@ func proximityBonus(qts []queryTerm, at [][]int32, matched []int) float64 {
 	}
 	return proximityBoost * idf * float64(len(matched)-1) / float64(best)
 }
-
