@@ -99,6 +99,9 @@ func runSize(ctx context.Context, c config, n int) error {
 				r.cpu50, r.cpu99, r.recall, mode.path(idx))
 		}
 	}
+	if err := measureCeiling(ctx, idx, queries, c.dim, truths[0]); err != nil {
+		return err
+	}
 	idx.SetEfSearch(vector.DefaultEfSearch)
 	if c.snapshot {
 		if err := measureSnapshot(ctx, c, idx, queries, truths[0]); err != nil {
