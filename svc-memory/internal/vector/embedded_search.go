@@ -107,7 +107,7 @@ func (e *Embedded) UsesGraph(f Filter, limit int) bool {
 func (e *Embedded) approximate(q []float32, pl plan, m *matcher, limit int) []scored {
 	sc := getCtx()
 	defer putCtx(sc)
-	found := e.g.search(sc, q, max(e.opts.EfSearch, limit), m)
+	found := e.g.search(sc, q, max(e.opts.EfSearch, limit), 4*limit+32, m)
 	if len(found) < limit {
 		return e.scan(q, pl, m, limit)
 	}

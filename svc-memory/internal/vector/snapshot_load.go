@@ -69,6 +69,7 @@ func loadPoints(r *binReader, st *store, nodes int) error {
 	r.u64s(created)
 	st.meta = make([]nodeMeta, nodes)
 	st.pos = make([][numFields]int32, nodes)
+	st.ws = make([]uint32, nodes)
 	for n := range st.meta {
 		copy(st.meta[n].fields[:], codes[n*numFields:])
 		st.meta[n].created = int64(created[n])
@@ -78,6 +79,7 @@ func loadPoints(r *binReader, st *store, nodes int) error {
 			}
 			st.pos[n][f] = -1
 		}
+		st.ws[n] = st.meta[n].fields[fieldWorkspace]
 		if st.meta[n].live() {
 			st.byID[st.ids[n]] = uint32(n)
 			st.live++

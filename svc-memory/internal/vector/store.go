@@ -78,6 +78,10 @@ type store struct {
 	chunks   [][]uint16
 	postings map[postingKey][]uint32
 	live     int
+	// ws is each node's workspace code, 0 for a tombstone: the graph walk
+	// checks a workspace-only filter here (4 bytes a node, mostly cached)
+	// instead of in the node's payload.
+	ws []uint32
 
 	// int8 copies of the vectors for the graph (see quant.go).
 	qstride int
@@ -170,6 +174,7 @@ func (s *store) add(id string, vec []float32, m nodeMeta) uint32 {
 	s.setVec(n, vec)
 	s.ids = append(s.ids, id)
 	s.meta = append(s.meta, nodeMeta{})
+	s.ws = append(s.ws, 0)
 	s.pos = append(s.pos, [numFields]int32{})
 	s.byID[id] = n
 	s.setMeta(n, m)
@@ -184,6 +189,7 @@ func (s *store) setMeta(n uint32, m nodeMeta) {
 		s.live--
 	}
 	s.meta[n] = m
+	s.ws[n] = m.fields[fieldWorkspace]
 	for f := range s.pos[n] {
 		s.pos[n][f] = -1
 	}
