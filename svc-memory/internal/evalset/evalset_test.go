@@ -16,7 +16,7 @@ import (
 const (
 	floorRecall5 = 0.78
 	floorMRR     = 0.93
-	floorSuggest = 0.80
+	floorSuggest = 0.68
 )
 
 func TestEvaluationSetQualityGate(t *testing.T) {

@@ -31,9 +31,14 @@ const (
 	// prfWeight is the share of the expanded query's scores (the second
 	// round of retrieve).
 	prfWeight = 0.8
-	// relativeFloor: a relevant judgment comes at least this close to the
+	// supportFloor: every relevant judgment has at least this share of the
+	// absolute evidence the best needs, from the query itself (a judgment
+	// reached only through the expanded query, or sharing one common
+	// word, does not count as precedent).
+	supportFloor = 0.5
+	// relativeFloor: a relevant judgment scores at least this share of the
 	// best evidence (scored.match), once the best passed the absolute gate.
-	relativeFloor = 0.25
+	relativeFloor = 0.15
 )
 
 // scored is a judgment retrieved for a query.
@@ -47,7 +52,9 @@ type scored struct {
 	rel float64
 	// match is how close the judgment comes to the best evidence of the
 	// query in either leg: the larger of its cosine as a share of the best
-	// cosine and its BM25 score as a share of the best BM25 score. It
+	// cosine (both above the noise level, half of MinSimilarity: unrelated
+	// texts score up to ~0.2 on the built-in embedder) and its BM25 score
+	// as a share of the best BM25 score. It
 	// decides relevance and weighs precedent (a paraphrase is not drowned
 	// by an exact phrase match found by the other leg).
 	match float64
@@ -57,12 +64,19 @@ type scored struct {
 	cos, cov float64
 }
 
-// evidence reports whether a judgment is, in absolute terms, a match: its
-// cosine as a share of MinSimilarity plus its lexical coverage as a share
-// of MinCoverage reaches 1. Either leg alone can carry it at its own
-// threshold, and partial evidence from both adds up.
+// evidence reports whether a judgment is, in absolute terms, a match on
+// its own: its cosine reaches MinSimilarity or its lexical coverage
+// MinCoverage. Only the best match must be; a word in common ("the new
+// header" for "the new screenshots") is not enough.
 func (s *Service) evidence(sc scored) bool {
-	return max(sc.cos, 0)/s.MinSimilarity+sc.cov/s.MinCoverage >= 1
+	return max(sc.cos, 0) >= s.MinSimilarity || sc.cov >= s.MinCoverage
+}
+
+// evidenceLevel is how much evidence a judgment other than the best
+// brings: its cosine as a share of MinSimilarity plus its coverage as a
+// share of MinCoverage (partial evidence from both legs adds up).
+func (s *Service) evidenceLevel(sc scored) float64 {
+	return max(sc.cos, 0)/s.MinSimilarity + sc.cov/s.MinCoverage
 }
 
 // fields returns the lexical field weights of the index searched.
@@ -80,7 +94,9 @@ func (s *Service) fields(content bool) lexical.Weights {
 // the best candidate is evidence on its own, the query is expanded with
 // its text and the legs run again (pseudo-relevance feedback: judgments
 // deciding the same point in other words are found through the one that
-// matched), the second round counting prfWeight of the first. The result
+// matched), the second round counting prfWeight of the first in the
+// ranking (rel) but not in relevance (match, from the query alone: the
+// expansion must not turn a shared common word into precedent). The result
 // is joined with the store (a hit whose judgment is gone is dropped).
 func (s *Service) retrieve(ctx context.Context, ws string, content bool, text string, f Filter, limit int) ([]scored, error) {
 	first, err := s.fuse(ctx, ws, content, text, f, limit)
@@ -108,7 +124,6 @@ func (s *Service) retrieve(ctx context.Context, ws string, content bool, text st
 		c2 := second.cands[id]
 		c := first.get(id)
 		c.rel = max(c.rel, prfWeight*c2.rel)
-		c.match = max(c.match, prfWeight*c2.match)
 	}
 	return s.join(ctx, ws, first, limit)
 }
@@ -146,8 +161,8 @@ func (s *Service) fuse(ctx context.Context, ws string, content bool, text string
 			c := cs.get(h.ID)
 			c.cos = float64(h.Score)
 			c.rel += s.share(true) * normalise(c.cos, lo, hi)
-			if hi > 0 {
-				c.match = max(c.match, c.cos/hi)
+			if noise := s.MinSimilarity / 2; hi > noise {
+				c.match = max(c.match, max(c.cos-noise, 0)/(hi-noise))
 			}
 		}
 	}
@@ -280,15 +295,17 @@ func cmpFloat(a, b float64) int {
 // relevant keeps the judgments that are evidence for the query. The best
 // match must clear an absolute threshold (cosine MinSimilarity or lexical
 // coverage MinCoverage): otherwise nothing is relevant. The others are
-// kept when they come within relativeFloor of the best (scored.match), so the
-// threshold follows each query's best evidence instead of a fixed cosine.
+// kept when they have supportFloor of that evidence themselves (cosine and
+// coverage shares adding up) and score at least relativeFloor of the best
+// (scored.match), so the threshold follows each query's best evidence
+// instead of a fixed cosine.
 func (s *Service) relevant(found []scored) []scored {
 	if len(found) == 0 || !s.evidence(found[0]) {
 		return nil
 	}
 	var out []scored
 	for _, sc := range found {
-		if sc.match >= relativeFloor {
+		if sc.match >= relativeFloor && s.evidenceLevel(sc) >= supportFloor {
 			out = append(out, sc)
 		}
 	}
