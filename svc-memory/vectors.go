@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/opencollab/backend/svc-memory/internal/embed"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
@@ -129,6 +130,10 @@ func (x *indexes) loadedFromSnapshot() bool {
 	return len(x.embedded) > 0
 }
 
+// drainPrevious is how long the previous space stays open after the
+// switch.
+const drainPrevious = 5 * time.Second
+
 // reembedInBackground fills the current model's indexes while the
 // previous space (or the lexical index alone) serves, then records the
 // model and drops the previous space.
@@ -143,6 +148,9 @@ func (s *Service) reembedInBackground(ctx context.Context) {
 			return
 		}
 		s.recordModel(ctx)
+		// Searches that took the previous space just before the switch
+		// finish with it first.
+		sleep(ctx, drainPrevious)
 		s.dropPrevious()
 	})
 }
