@@ -15,7 +15,7 @@ const (
 	DefaultExactThreshold = 20000
 	DefaultM              = 16
 	DefaultEfConstruction = 100
-	DefaultEfSearch       = 384
+	DefaultEfSearch       = 512
 )
 
 // upsertChunk bounds how long one Upsert holds the write lock, so searches
@@ -46,8 +46,8 @@ type Options struct {
 	// ~1.5x faster but needs EfSearch ~384 for the same recall at 1M).
 	EfConstruction int
 	// EfSearch is the candidate list size of a query (at least the limit).
-	// Default 384: 256 gave recall@10 0.969-0.978 at 1M points (the walk
-	// is on int8 codes), 384 reaches 0.98 (BENCHMARKS.md).
+	// Default 512: recall@10 0.9825 at 1M points, p50 0.68 ms; 384 gave
+	// 0.979-0.980, 256 0.970 (BENCHMARKS.md).
 	EfSearch int
 	// Workers is the number of goroutines inserting into the graph during
 	// bulk upserts. Default GOMAXPROCS.
