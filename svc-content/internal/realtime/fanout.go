@@ -190,3 +190,10 @@ func (h *Hub) Stored(ctx context.Context, key DocKey, update []byte) {
 		h.logger.Warn("realtime: REST update not fanned out; clients get it by catch-up", "error", err)
 	}
 }
+
+// publishStateless fans a Hocuspocus stateless payload out.
+func (h *Hub) publishStateless(r *room, payload string) {
+	if h.fanout != nil {
+		h.fanout.publish(r.key, fanStateless, 0, []byte(payload))
+	}
+}
