@@ -59,3 +59,17 @@ export async function waitFor (cond, ms = 10000, step = 20) {
 export function synced (provider) {
   return waitFor(() => provider.synced)
 }
+
+// nextLine resolves with the next line the Go test writes to stdin.
+import { createInterface } from 'node:readline'
+const lines = []
+const waiting = []
+createInterface({ input: process.stdin }).on('line', line => {
+  const w = waiting.shift()
+  if (w) w(line)
+  else lines.push(line)
+})
+export function nextLine () {
+  if (lines.length > 0) return Promise.resolve(lines.shift())
+  return new Promise(resolve => waiting.push(resolve))
+}

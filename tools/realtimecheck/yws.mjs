@@ -1,5 +1,5 @@
 // y-websocket scenarios: stock y-websocket 3.1 WebsocketProvider.
-import { ywsProvider, synced, waitFor, sleep, Y } from './lib.mjs'
+import { ywsProvider, synced, waitFor, sleep, nextLine, Y } from './lib.mjs'
 
 const text = p => p.doc.getText('content').toString()
 
@@ -100,6 +100,26 @@ export const scenarios = {
     if (!(await waitFor(() => text(check).includes(cfg.write)))) problems.push('the write did not reach a second client')
     const out = { problems, text: text(check) }
     p.destroy(); check.destroy()
+    return out
+  },
+
+  // Two clients on two servers (replicas) sync; after the Go test says
+  // "go" (it may have cut the replicas' Redis connections meanwhile), each
+  // writes and must see the other's write.
+  async sites (cfg, step) {
+    const problems = []
+    const [a, b] = cfg.tokens.map((t, i) => ywsProvider(cfg.wsBases[i], cfg.room, t))
+    if (!(await synced(a)) || !(await synced(b))) problems.push('a client did not sync')
+    a.doc.getText('content').insert(0, 'first ')
+    if (!(await waitFor(() => text(b).includes('first')))) problems.push('B did not get A\'s first write through the other replica')
+    step('synced')
+    await nextLine()
+    a.doc.getText('content').insert(0, 'fromA ')
+    b.doc.getText('content').insert(0, 'fromB ')
+    const ok = () => text(a) === text(b) && text(a).includes('fromA') && text(a).includes('fromB')
+    if (!(await waitFor(ok, cfg.waitMs ?? 10000))) problems.push(`not converged: ${JSON.stringify(text(a))} vs ${JSON.stringify(text(b))}`)
+    const out = { problems, text: text(a) }
+    a.destroy(); b.destroy()
     return out
   },
 

@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,6 +30,7 @@ type Proc struct {
 	name   string
 	lines  chan map[string]any
 	stderr *bytes.Buffer
+	stdin  io.WriteCloser
 	done   chan struct{}
 }
 
@@ -43,6 +45,9 @@ func Start(t *testing.T, scenario string, cfg any) *Proc {
 	cmd := exec.CommandContext(t.Context(), "node", filepath.Join(dir, "run.mjs"), scenario, string(raw))
 	p := &Proc{t: t, name: scenario, lines: make(chan map[string]any, 16), stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +83,14 @@ func (p *Proc) WaitStep(step string) {
 		}
 	}
 	p.t.Fatalf("scenario %s ended before step %q\n%s", p.name, step, p.stderr)
+}
+
+// Send writes a line to the scenario's standard input.
+func (p *Proc) Send(line string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
+		p.t.Fatalf("scenario %s: write stdin: %v", p.name, err)
+	}
 }
 
 // Result waits for the scenario's result and fails the test if it did not
