@@ -1,6 +1,6 @@
 module github.com/opencollab/backend/gateway
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
@@ -10,3 +10,5 @@ require (
 	go.opentelemetry.io/otel/trace v1.47.0
 	golang.org/x/sync v0.23.0
 )
+
+require github.com/coder/websocket v1.8.15 // indirect
