@@ -131,7 +131,7 @@ func build(ctx context.Context, name string, w wiring) (http.Handler, func(), er
 		if err != nil {
 			return nil, nil, err
 		}
-		return svc.Handler(), nil, nil
+		return svc.Handler(), svc.Close, nil
 	case "activity":
 		var c svcactivity.Config
 		if err := config.Defaults(ctx, &c); err != nil {
