@@ -123,6 +123,20 @@ export const scenarios = {
     return out
   },
 
+  // Connects, reports "synced", then waits for the server to close the
+  // connection (access removed) and reports the close.
+  async closed (cfg, step) {
+    const problems = []
+    const p = ywsProvider(cfg.wsBase, cfg.room, cfg.token)
+    if (!(await synced(p))) problems.push('did not sync')
+    step('synced')
+    if (!(await waitFor(() => p.closes.length > 0, cfg.waitMs ?? 15000))) problems.push('the session was not closed')
+    const close = p.closes[0]
+    if (close && close.code !== cfg.expectCode) problems.push(`close code ${close.code} (${close.reason}), want ${cfg.expectCode}`)
+    p.destroy()
+    return { problems, close }
+  },
+
   // Reads the document once synced.
   async read (cfg) {
     const problems = []

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/opencollab/backend/svc-content/internal/realtime/realtimetest"
+	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
 // fakeAccess decides tokens of the form "<role>:<user>" (role editor,

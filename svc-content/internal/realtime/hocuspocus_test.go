@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opencollab/backend/svc-content/internal/realtime/realtimetest"
+	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
 func TestHocuspocusMultiplexedConvergeAndAcks(t *testing.T) {

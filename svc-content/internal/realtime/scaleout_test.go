@@ -8,7 +8,7 @@ import (
 	"github.com/opencollab/backend/pkg/embedded"
 	"github.com/opencollab/backend/pkg/redisdb"
 	"github.com/opencollab/backend/pkg/testenv"
-	"github.com/opencollab/backend/svc-content/internal/realtime/realtimetest"
+	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/opencollab/backend/svc-content/internal/realtime/realtimetest"
+	"github.com/opencollab/backend/svc-content/realtimetest"
 	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
 
