@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/opencollab/backend/svc-content/realtimetest"
 	"github.com/opencollab/backend/svc-content/internal/yjs"
+	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
 func TestYWebsocketStockClientsConverge(t *testing.T) {
