@@ -100,6 +100,12 @@ func TestRealtimeThroughTheGateway(t *testing.T) {
 			t.Fatalf("crdt/get of the new editor: %q", got)
 		}
 	})
+	t.Run("two TipTap editors converge", func(t *testing.T) {
+		realtimetest.Run(t, "tiptap", map[string]any{"wsBase": base, "room": org + "/" + doc + "/tiptap", "tokens": []string{ada, bob}})
+		if got := s.editorText(org, doc, "tiptap"); got == "" {
+			t.Fatal("crdt/get has no content for the TipTap editor")
+		}
+	})
 	t.Run("removed permission ends the session", func(t *testing.T) {
 		cid := s.userToken("cid", docGrant(org, doc, "editor"))
 		p := realtimetest.Start(t, "closed", map[string]any{"wsBase": base, "room": room, "token": cid, "expectCode": 4403})
