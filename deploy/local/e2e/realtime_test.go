@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/opencollab/backend/deploy/local/system"
 	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
@@ -117,5 +118,28 @@ func TestRealtimeThroughTheGateway(t *testing.T) {
 			t.Fatalf("permissions/remove: %s", rm.Raw)
 		}
 		p.Result()
+	})
+}
+
+// Two svc-content replicas behind the gateway (round-robin, no sticky
+// sessions): clients that land on different replicas converge.
+func TestRealtimeTwoContentReplicasBehindTheGateway(t *testing.T) {
+	s := startStack(t, func(o *system.Options) { o.ContentReplicas = 2 })
+	const org, doc = "org-rep", "doc-rep"
+	ada := s.userToken("ada", docGrant(org, doc, "editor"))
+	bob := s.userToken("bob", docGrant(org, doc, "editor"))
+	base := s.wsBase()
+	// The balancer alternates, so the two clients of each run land on
+	// different replicas; several runs cover both orders.
+	for _, ed := range []string{"eda", "edb", "edc"} {
+		t.Run(ed, func(t *testing.T) {
+			r := realtimetest.Run(t, "converge", map[string]any{"wsBase": base, "room": org + "/" + doc + "/" + ed, "tokens": []string{ada, bob}})
+			if got := s.editorText(org, doc, ed); got != r["text"] {
+				t.Fatalf("crdt/get data %q, clients ended with %q", got, r["text"])
+			}
+		})
+	}
+	t.Run("mixed", func(t *testing.T) {
+		realtimetest.Run(t, "mixed", map[string]any{"wsBase": base, "room": org + "/" + doc + "/mixed", "tokens": []string{ada, bob}})
 	})
 }
