@@ -1,5 +1,5 @@
 // Hocuspocus scenarios: stock @hocuspocus/provider 4.8.
-import { hpSocket, hpProvider, ywsProvider, waitFor, sleep } from './lib.mjs'
+import { hpSocket, hpProvider, ywsProvider, waitFor, sleep, nextLine } from './lib.mjs'
 
 const text = p => (p.document ?? p.doc).getText('content').toString()
 
@@ -83,6 +83,24 @@ export const scenarios = {
     const out = { problems, text: text(hp) }
     hp.destroy(); yws.destroy(); s.destroy()
     return out
+  },
+
+  // Writes cfg.count entries one by one, waits until the server
+  // acknowledged every one as stored (no unsynced changes), reports
+  // "acked" and stays connected until told to end (the Go test kills the
+  // server meanwhile).
+  async hpWriteAcked (cfg, step) {
+    const problems = []
+    const p = hpProvider(hpSocket(cfg.wsBase), cfg.room, cfg.token)
+    if (!(await waitFor(() => p.synced))) problems.push('did not sync')
+    for (let i = 0; i < cfg.count; i++) {
+      p.document.getText('content').insert(text(p).length, `k${i};`)
+      await sleep(2)
+    }
+    if (!(await waitFor(() => !p.hasUnsyncedChanges))) problems.push(`${p.unsyncedChanges} changes never acknowledged`)
+    step('acked')
+    await nextLine()
+    return { problems, text: text(p) }
   },
 
   // Stateless messages reach the document's other sessions.
