@@ -285,7 +285,7 @@ func (tx *Tx) applyDeleteSet(ds deleteSet) []byte {
 // ones it cuts.
 func (tx *Tx) deleteRange(client, clock, end uint64) {
 	store := tx.doc.store
-	structs := store.clients[client]
+	structs := store.structsOf(client)
 	index := findIndex(structs, clock)
 	if index < 0 {
 		return
@@ -293,7 +293,7 @@ func (tx *Tx) deleteRange(client, clock, end uint64) {
 	if it := structs[index]; !it.deleted() && it.id.Clock < clock {
 		right := tx.splitItem(it, clock-it.id.Clock)
 		structs = slices.Insert(structs, index+1, right)
-		store.clients[client] = structs
+		store.setStructs(client, structs)
 		index++
 	}
 	for index < len(structs) {
@@ -308,9 +308,9 @@ func (tx *Tx) deleteRange(client, clock, end uint64) {
 		if end < it.id.Clock+it.length {
 			right := tx.splitItem(it, end-it.id.Clock)
 			structs = slices.Insert(structs, index, right)
-			store.clients[client] = structs
+			store.setStructs(client, structs)
 		}
 		it.delete(tx)
-		structs = store.clients[client] // deleting a type splits nothing, but stay safe
+		structs = store.structsOf(client) // deleting a type splits nothing, but stay safe
 	}
 }

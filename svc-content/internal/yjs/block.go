@@ -65,8 +65,14 @@ func readSections(d updateDecoder) ([]section, error) {
 		}
 		budget -= n
 		s := section{client: client, blocks: make([]*block, 0, min(n, 1024))}
+		slab := make([]block, min(n, 1024)) // one allocation for many structs
 		for j := uint64(0); j < n; j++ {
-			b := readBlock(d, client, clock)
+			if len(slab) == 0 {
+				slab = make([]block, min(n-j, 1024))
+			}
+			b := &slab[0]
+			slab = slab[1:]
+			readBlock(d, b, client, clock)
 			if err := d.err(); err != nil {
 				return nil, malformed("%v", err)
 			}
@@ -84,17 +90,19 @@ func readSections(d updateDecoder) ([]section, error) {
 	return sections, nil
 }
 
-// readBlock reads one struct starting at (client, clock).
-func readBlock(d updateDecoder, client, clock uint64) *block {
+// readBlock reads one struct starting at (client, clock) into b.
+func readBlock(d updateDecoder, b *block, client, clock uint64) {
 	info := d.readInfo()
 	id := ID{Client: client, Clock: clock}
 	switch {
 	case info == refSkip:
-		return &block{kind: blockSkip, id: id, length: d.rest().ReadVarUint()}
+		*b = block{kind: blockSkip, id: id, length: d.rest().ReadVarUint()}
+		return
 	case info&0x1F == refGC:
-		return &block{kind: blockGC, id: id, length: d.readLen()}
+		*b = block{kind: blockGC, id: id, length: d.readLen()}
+		return
 	}
-	b := &block{kind: blockItem, id: id}
+	*b = block{kind: blockItem, id: id}
 	if info&0x80 != 0 {
 		b.hasOrigin, b.origin = true, d.readLeftID()
 	}
@@ -115,7 +123,6 @@ func readBlock(d updateDecoder, client, clock uint64) *block {
 	if b.content != nil {
 		b.length = b.content.length()
 	}
-	return b
 }
 
 // write is Item.write / GC.write / Skip.write: the struct from offset on.

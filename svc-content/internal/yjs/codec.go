@@ -125,11 +125,14 @@ func boolUint(b bool) uint64 {
 type decoderV1 struct {
 	d     *lib0.Decoder
 	limit uint64
+	dec   lib0.Decoder
 }
 
 func newDecoderV1(update []byte) *decoderV1 {
 	// Every struct takes at least one byte in v1.
-	return &decoderV1{d: lib0.NewDecoder(update), limit: uint64(len(update))}
+	r := &decoderV1{dec: *lib0.NewDecoder(update), limit: uint64(len(update))}
+	r.d = &r.dec
+	return r
 }
 
 func (r *decoderV1) rest() *lib0.Decoder { return r.d }

@@ -35,6 +35,8 @@ type Doc struct {
 	onUpdate []func(update []byte)
 	// markerClock orders search markers by last use.
 	markerClock uint64
+	// spareTx are finished transactions to reuse.
+	spareTx []*Tx
 }
 
 // NewDoc returns an empty document whose local edits use clientID. Yjs
@@ -114,7 +116,7 @@ func (d *Doc) transact(local bool, fn func(tx *Tx) error) (update []byte, err er
 	if d.tx != nil {
 		return nil, fn(d.tx)
 	}
-	tx := newTx(d, local)
+	tx := d.newTx(local)
 	d.tx = tx
 	d.cleanups = append(d.cleanups, tx)
 	func() {
@@ -136,7 +138,8 @@ func (d *Doc) transact(local bool, fn func(tx *Tx) error) (update []byte, err er
 	}
 	for i := 0; i < len(d.cleanups); i++ {
 		t := d.cleanups[i]
-		u := t.cleanup()
+		// the update is encoded when someone takes it, as in Yjs
+		u := t.cleanup(len(d.onUpdate) > 0 || (t == tx && local))
 		if t == tx {
 			update = u
 		}
@@ -146,6 +149,10 @@ func (d *Doc) transact(local bool, fn func(tx *Tx) error) (update []byte, err er
 			}
 		}
 	}
+	for _, t := range d.cleanups {
+		d.release(t)
+	}
+	clear(d.cleanups)
 	d.cleanups = d.cleanups[:0]
 	return update, err
 }
@@ -177,7 +184,7 @@ func (d *Doc) EncodeStateAsUpdate(stateVector []byte) ([]byte, error) {
 		stateVector = []byte{0}
 	}
 	e := &encoderV1{}
-	writeClientsStructs(e, d.store, sv)
+	writeClientsStructs(e, d.store, func(c uint64) uint64 { return sv[c] })
 	writeDeleteSet(e, deleteSetFromStore(d.store))
 	if err := e.err(); err != nil {
 		return nil, err

@@ -8,19 +8,21 @@ import (
 
 // writeClientsStructs writes every struct the store has beyond sv, clients
 // from the highest (Yjs writeClientsStructs).
-func writeClientsStructs(e updateEncoder, store *structStore, sv map[uint64]uint64) {
-	type start struct{ client, clock uint64 }
+func writeClientsStructs(e updateEncoder, store *structStore, sv func(client uint64) uint64) {
+	type start struct {
+		c     *clientStructs
+		clock uint64
+	}
 	var starts []start
-	for client := range store.clients {
-		clock := sv[client]
-		if store.state(client) > clock {
-			starts = append(starts, start{client, clock})
+	for _, c := range store.list {
+		if clock := sv(c.client); c.state() > clock {
+			starts = append(starts, start{c, clock})
 		}
 	}
-	slices.SortFunc(starts, func(a, b start) int { return descending(a.client, b.client) })
+	slices.SortFunc(starts, func(a, b start) int { return descending(a.c.client, b.c.client) })
 	e.rest().WriteVarUint(uint64(len(starts)))
 	for _, s := range starts {
-		writeStructs(e, store.clients[s.client], s.client, s.clock)
+		writeStructs(e, s.c.structs, s.c.client, s.clock)
 	}
 }
 
@@ -41,7 +43,8 @@ func writeStructs(e updateEncoder, structs []*Item, client, clock uint64) {
 // deleted structs.
 func deleteSetFromStore(store *structStore) deleteSet {
 	ds := deleteSet{}
-	for client, structs := range store.clients {
+	for _, c := range store.list {
+		client, structs := c.client, c.structs
 		var dels []deleteRange
 		for i := 0; i < len(structs); i++ {
 			it := structs[i]

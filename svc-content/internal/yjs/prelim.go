@@ -49,7 +49,7 @@ func (b *branch) deleteChildren(tx *Tx) {
 	for it := b.start; it != nil; it = it.right {
 		if !it.deleted() {
 			it.delete(tx)
-		} else if it.id.Clock < tx.beforeState[it.id.Client] {
+		} else if it.id.Clock < tx.beforeState(it.id.Client) {
 			// deleted before: gc merges it later only if it is listed
 			tx.mergeStructs = append(tx.mergeStructs, it)
 		}
@@ -57,7 +57,7 @@ func (b *branch) deleteChildren(tx *Tx) {
 	for _, it := range b.entries {
 		if !it.deleted() {
 			it.delete(tx)
-		} else if it.id.Clock < tx.beforeState[it.id.Client] {
+		} else if it.id.Clock < tx.beforeState(it.id.Client) {
 			tx.mergeStructs = append(tx.mergeStructs, it)
 		}
 	}

@@ -8,8 +8,8 @@ func (tx *Tx) rollback() {
 	d := tx.doc
 	store := d.store
 	own := d.clientID
-	before := tx.beforeState[own]
-	structs := store.clients[own]
+	before := tx.beforeState(own)
+	structs := store.structsOf(own)
 	first := len(structs)
 	if before < store.state(own) {
 		first = findIndex(structs, before)
@@ -18,10 +18,10 @@ func (tx *Tx) rollback() {
 		structs[i].unlink()
 	}
 	if first <= 0 {
-		delete(store.clients, own)
+		store.removeClient(own)
 	} else if first < len(structs) {
 		clear(structs[first:])
-		store.clients[own] = structs[:first]
+		store.setStructs(own, structs[:first])
 	}
 	for client, dels := range tx.deleteSet {
 		for _, del := range dels {
@@ -69,7 +69,7 @@ func (it *Item) unlink() {
 // undelete restores the items of client in [clock, end) that the
 // transaction deleted and did not create.
 func (tx *Tx) undelete(client, clock, end, own, ownBefore uint64) {
-	structs := tx.doc.store.clients[client]
+	structs := tx.doc.store.structsOf(client)
 	for i := findIndex(structs, clock); i >= 0 && i < len(structs); i++ {
 		it := structs[i]
 		if it.id.Clock >= end || (client == own && it.id.Clock >= ownBefore) {

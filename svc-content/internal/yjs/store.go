@@ -6,7 +6,10 @@ import "slices"
 // ranges) sorted by clock and covering every clock from 0 on; plus what
 // updates delivered that cannot be applied yet.
 type structStore struct {
-	clients map[uint64][]*Item
+	clients map[uint64]*clientStructs
+	// list holds the clients in the order they appeared (the order of a
+	// JavaScript Map, which Yjs iterates).
+	list []*clientStructs
 	// pendingStructs is an update (v1) of structs waiting for structs of
 	// other clients (missing: the lowest missing clock per client).
 	pendingStructs []byte
@@ -15,32 +18,83 @@ type structStore struct {
 	pendingDs []byte
 }
 
+// clientStructs are the structs of one client.
+type clientStructs struct {
+	client  uint64
+	index   int // in structStore.list
+	structs []*Item
+}
+
+// state is the next clock expected from the client.
+func (c *clientStructs) state() uint64 {
+	if len(c.structs) == 0 {
+		return 0
+	}
+	last := c.structs[len(c.structs)-1]
+	return last.id.Clock + last.length
+}
+
 func newStructStore() *structStore {
-	return &structStore{clients: map[uint64][]*Item{}}
+	return &structStore{clients: map[uint64]*clientStructs{}}
+}
+
+// structsOf returns the structs of client (nil when it has none).
+func (s *structStore) structsOf(client uint64) []*Item {
+	if c := s.clients[client]; c != nil {
+		return c.structs
+	}
+	return nil
+}
+
+// setStructs replaces the structs of client.
+func (s *structStore) setStructs(client uint64, structs []*Item) {
+	c := s.clients[client]
+	if c == nil {
+		c = &clientStructs{client: client, index: len(s.list)}
+		s.clients[client] = c
+		s.list = append(s.list, c)
+	}
+	c.structs = structs
+}
+
+// removeClient drops a client (a rolled back transaction's first structs).
+func (s *structStore) removeClient(client uint64) {
+	c := s.clients[client]
+	if c == nil {
+		return
+	}
+	delete(s.clients, client)
+	s.list = slices.Delete(s.list, c.index, c.index+1)
+	for i := c.index; i < len(s.list); i++ {
+		s.list[i].index = i
+	}
 }
 
 // state is the next clock expected from client.
 func (s *structStore) state(client uint64) uint64 {
-	structs := s.clients[client]
-	if len(structs) == 0 {
-		return 0
+	if c := s.clients[client]; c != nil {
+		return c.state()
 	}
-	last := structs[len(structs)-1]
-	return last.id.Clock + last.length
+	return 0
 }
 
 // stateVector is getStateVector: every client's next clock.
 func (s *structStore) stateVector() map[uint64]uint64 {
-	sv := make(map[uint64]uint64, len(s.clients))
-	for client := range s.clients {
-		sv[client] = s.state(client)
+	sv := make(map[uint64]uint64, len(s.list))
+	for _, c := range s.list {
+		sv[c.client] = c.state()
 	}
 	return sv
 }
 
 // addStruct appends a struct that follows the client's last one.
 func (s *structStore) addStruct(it *Item) {
-	s.clients[it.id.Client] = append(s.clients[it.id.Client], it)
+	c := s.clients[it.id.Client]
+	if c == nil {
+		s.setStructs(it.id.Client, []*Item{it})
+		return
+	}
+	c.structs = append(c.structs, it)
 }
 
 // findIndex is findIndexSS: the index of the struct holding clock, by a
@@ -77,7 +131,7 @@ func findIndex(structs []*Item, clock uint64) int {
 
 // find returns the struct holding id, or nil.
 func (s *structStore) find(id ID) *Item {
-	structs := s.clients[id.Client]
+	structs := s.structsOf(id.Client)
 	i := findIndex(structs, id.Clock)
 	if i < 0 {
 		return nil
@@ -88,7 +142,7 @@ func (s *structStore) find(id ID) *Item {
 // findIndexCleanStart finds the struct holding clock and splits it so that
 // a struct starts at clock.
 func (tx *Tx) findIndexCleanStart(client uint64, clock uint64) int {
-	structs := tx.doc.store.clients[client]
+	structs := tx.doc.store.structsOf(client)
 	i := findIndex(structs, clock)
 	if i < 0 {
 		return -1
@@ -96,7 +150,7 @@ func (tx *Tx) findIndexCleanStart(client uint64, clock uint64) int {
 	it := structs[i]
 	if it.id.Clock < clock && !it.isGC() {
 		right := tx.splitItem(it, clock-it.id.Clock)
-		tx.doc.store.clients[client] = slices.Insert(structs, i+1, right)
+		tx.doc.store.setStructs(client, slices.Insert(structs, i+1, right))
 		return i + 1
 	}
 	return i
@@ -109,13 +163,13 @@ func (tx *Tx) getItemCleanStart(id ID) *Item {
 	if i < 0 {
 		return nil
 	}
-	return tx.doc.store.clients[id.Client][i]
+	return tx.doc.store.structsOf(id.Client)[i]
 }
 
 // getItemCleanEnd returns the struct ending at id, splitting the one
 // holding it.
 func (tx *Tx) getItemCleanEnd(id ID) *Item {
-	structs := tx.doc.store.clients[id.Client]
+	structs := tx.doc.store.structsOf(id.Client)
 	i := findIndex(structs, id.Clock)
 	if i < 0 {
 		return nil
@@ -123,14 +177,14 @@ func (tx *Tx) getItemCleanEnd(id ID) *Item {
 	it := structs[i]
 	if id.Clock != it.id.Clock+it.length-1 && !it.isGC() {
 		right := tx.splitItem(it, id.Clock-it.id.Clock+1)
-		tx.doc.store.clients[id.Client] = slices.Insert(structs, i+1, right)
+		tx.doc.store.setStructs(id.Client, slices.Insert(structs, i+1, right))
 	}
 	return it
 }
 
 // replaceStruct puts repl where old is in the store.
 func (s *structStore) replaceStruct(old, repl *Item) {
-	structs := s.clients[old.id.Client]
+	structs := s.structsOf(old.id.Client)
 	if i := findIndex(structs, old.id.Clock); i >= 0 {
 		structs[i] = repl
 	}
@@ -148,14 +202,14 @@ func (tx *Tx) iterateStructs(client uint64, clockStart, n uint64, f func(*Item))
 		return
 	}
 	for {
-		structs := tx.doc.store.clients[client]
+		structs := tx.doc.store.structsOf(client)
 		it := structs[i]
 		i++
 		if clockEnd < it.id.Clock+it.length {
 			tx.findIndexCleanStart(client, clockEnd)
 		}
 		f(it)
-		structs = tx.doc.store.clients[client]
+		structs = tx.doc.store.structsOf(client)
 		if i >= len(structs) || structs[i].id.Clock >= clockEnd {
 			return
 		}

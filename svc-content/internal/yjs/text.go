@@ -137,11 +137,12 @@ func (t *Text) Insert(tx *Tx, index int, s string, attrs map[string]any) error {
 			return err
 		}
 	}
-	pos := tx.findPosition(t.b(), index, a == nil)
+	var pos textPos
+	tx.findPosition(&pos, t.b(), index, a == nil)
 	if a == nil {
 		a = pos.attrs.clone()
 	}
-	tx.insertText(t.b(), pos, newContentString([]byte(s)), a)
+	tx.insertText(t.b(), &pos, newContentString([]byte(s)), a)
 	return nil
 }
 
@@ -171,8 +172,9 @@ func (t *Text) InsertEmbed(tx *Tx, index int, v any, attrs map[string]any) error
 	if err != nil {
 		return err
 	}
-	pos := tx.findPosition(t.b(), index, attrs == nil)
-	tx.insertText(t.b(), pos, c, a)
+	var pos textPos
+	tx.findPosition(&pos, t.b(), index, attrs == nil)
+	tx.insertText(t.b(), &pos, c, a)
 	return nil
 }
 
@@ -198,7 +200,9 @@ func (t *Text) Delete(tx *Tx, index, n int) error {
 	if index < 0 || n < 0 || index+n > t.length {
 		return fmt.Errorf("%w: delete %d at %d in a text of length %d", ErrIndexOutOfRange, n, index, t.length)
 	}
-	tx.deleteText(tx.findPosition(t.b(), index, true), n)
+	var pos textPos
+	tx.findPosition(&pos, t.b(), index, true)
+	tx.deleteText(&pos, n)
 	return nil
 }
 
@@ -218,11 +222,12 @@ func (t *Text) Format(tx *Tx, index, n int, attrs map[string]any) error {
 	if err != nil {
 		return err
 	}
-	pos := tx.findPosition(t.b(), index, false)
+	var pos textPos
+	tx.findPosition(&pos, t.b(), index, false)
 	if pos.right == nil {
 		return nil
 	}
-	tx.formatText(t.b(), pos, n, a)
+	tx.formatText(t.b(), &pos, n, a)
 	return nil
 }
 

@@ -97,17 +97,14 @@ func (d *Doc) cleanupFormattingAfter(done *Tx) {
 			full = append(full, t)
 		}
 	}
-	for client, after := range done.afterState {
-		before := done.beforeState[client]
-		if after == before {
-			continue
-		}
-		done.iterateStructs(client, before, after, func(it *Item) {
+	done.eachChanged(func(c *clientStructs, before uint64) {
+		// Yjs passes the end clock as the length: the range runs to the end
+		done.iterateStructs(c.client, before, c.state(), func(it *Item) {
 			if !it.deleted() && isFormat(it) {
 				addFull(it.parent)
 			}
 		})
-	}
+	})
 	_, _ = d.transact(true, func(tx *Tx) error {
 		done.iterateDeletedStructs(func(it *Item) {
 			if it.isGC() || it.parent == nil || !it.parent.hasFormatting || slices.Contains(full, it.parent) {

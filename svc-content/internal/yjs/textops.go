@@ -11,7 +11,7 @@ import "github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 type textPos struct {
 	left, right *Item
 	index       int
-	attrs       *attrMap
+	attrs       attrMap
 }
 
 // forward moves past pos.right.
@@ -52,16 +52,18 @@ func (tx *Tx) findNextPosition(pos *textPos, count int) *textPos {
 	return pos
 }
 
-// findPosition is the position at index, found from a search marker when
-// allowed.
-func (tx *Tx) findPosition(parent *branch, index int, useMarker bool) *textPos {
-	attrs := &attrMap{}
+// findPosition sets pos to the position at index, found from a search
+// marker when allowed.
+func (tx *Tx) findPosition(pos *textPos, parent *branch, index int, useMarker bool) {
 	if useMarker {
 		if m := parent.findMarker(index); m != nil {
-			return tx.findNextPosition(&textPos{left: m.p.left, right: m.p, index: m.index, attrs: attrs}, index-m.index)
+			*pos = textPos{left: m.p.left, right: m.p, index: m.index}
+			tx.findNextPosition(pos, index-m.index)
+			return
 		}
 	}
-	return tx.findNextPosition(&textPos{right: parent.start, attrs: attrs}, index)
+	*pos = textPos{right: parent.start}
+	tx.findNextPosition(pos, index)
 }
 
 // attrOrNull is `attributes[key] ?? null`.
@@ -127,7 +129,7 @@ func minimizeAttributeChanges(pos *textPos, attrs *attrMap) {
 func (tx *Tx) insertAttributes(parent *branch, pos *textPos, attrs *attrMap) *attrMap {
 	negated := &attrMap{}
 	for _, f := range attrs.fields {
-		current := attrOrNull(pos.attrs, f.Key)
+		current := attrOrNull(&pos.attrs, f.Key)
 		if !equalAttrs(current, f.Value) {
 			negated.set(f.Key, current)
 			tx.insertFormat(parent, pos, f.Key, f.Value)
@@ -227,7 +229,7 @@ func (tx *Tx) deleteText(pos *textPos, length int) {
 		pos.forward()
 	}
 	if start != nil {
-		tx.cleanupFormattingGap(start, pos.right, startAttrs, pos.attrs)
+		tx.cleanupFormattingGap(start, pos.right, startAttrs, &pos.attrs)
 	}
 	anchor := pos.left
 	if anchor == nil {

@@ -7,11 +7,12 @@ import (
 // Tx is a transaction: every change to a Doc happens in one. Local edits
 // get a Tx from Doc.Transact; it is valid only inside that call.
 type Tx struct {
-	doc         *Doc
-	local       bool
-	deleteSet   deleteSet
-	beforeState map[uint64]uint64
-	afterState  map[uint64]uint64
+	doc       *Doc
+	local     bool
+	deleteSet deleteSet
+	// before holds each client's state when the transaction started, in
+	// the order of the store's client list (clients added since start at 0).
+	before []uint64
 	// changed holds the types whose content changed and existed before the
 	// transaction (Yjs transaction.changed, without the keys).
 	changed map[*branch]struct{}
@@ -22,14 +23,36 @@ type Tx struct {
 	conflicting, beforeOrigin map[*Item]struct{}
 }
 
-func newTx(d *Doc, local bool) *Tx {
-	return &Tx{
-		doc:         d,
-		local:       local,
-		deleteSet:   deleteSet{},
-		beforeState: d.store.stateVector(),
-		changed:     map[*branch]struct{}{},
+// newTx starts a transaction. Transactions are recycled (see release): a
+// Tx is valid only until its cleanup.
+func (d *Doc) newTx(local bool) *Tx {
+	var tx *Tx
+	if n := len(d.spareTx); n > 0 {
+		tx = d.spareTx[n-1]
+		d.spareTx = d.spareTx[:n-1]
+	} else {
+		tx = &Tx{
+			doc:       d,
+			deleteSet: deleteSet{},
+			changed:   map[*branch]struct{}{},
+		}
 	}
+	tx.local = local
+	for _, c := range d.store.list {
+		tx.before = append(tx.before, c.state())
+	}
+	return tx
+}
+
+// release makes tx available for the next transaction.
+func (d *Doc) release(tx *Tx) {
+	clear(tx.deleteSet)
+	tx.before = tx.before[:0]
+	clear(tx.changed)
+	clear(tx.mergeStructs)
+	tx.mergeStructs = tx.mergeStructs[:0]
+	tx.needFormattingCleanup = false
+	d.spareTx = append(d.spareTx, tx)
 }
 
 func (tx *Tx) scratchSets() (conflicting, beforeOrigin map[*Item]struct{}) {
@@ -47,11 +70,40 @@ func (tx *Tx) nextID() ID {
 	return ID{Client: c, Clock: tx.doc.store.state(c)}
 }
 
+// beforeState is the client's state when the transaction started.
+func (tx *Tx) beforeState(client uint64) uint64 {
+	if c := tx.doc.store.clients[client]; c != nil && c.index < len(tx.before) {
+		return tx.before[c.index]
+	}
+	return 0
+}
+
+// eachChanged calls f for every client whose state the transaction moved
+// on, in the store's order (Yjs iterates afterState in that order).
+func (tx *Tx) eachChanged(f func(c *clientStructs, before uint64)) {
+	for _, c := range tx.doc.store.list {
+		before := uint64(0)
+		if c.index < len(tx.before) {
+			before = tx.before[c.index]
+		}
+		if c.state() != before {
+			f(c, before)
+		}
+	}
+}
+
+// stateChanged reports whether the transaction added structs.
+func (tx *Tx) stateChanged() bool {
+	changed := false
+	tx.eachChanged(func(*clientStructs, uint64) { changed = true })
+	return changed
+}
+
 // addChangedType is addChangedTypeToTransaction: only types that existed
 // before the transaction and are not deleted count as changed.
 func (tx *Tx) addChangedType(t *branch, _ bool) {
 	it := t.item
-	if it == nil || (it.id.Clock < tx.beforeState[it.id.Client] && !it.deleted()) {
+	if it == nil || (it.id.Clock < tx.beforeState(it.id.Client) && !it.deleted()) {
 		tx.changed[t] = struct{}{}
 	}
 }
@@ -74,11 +126,10 @@ func (tx *Tx) observe() {
 
 // cleanup is the end of cleanupTransactions for one transaction: garbage
 // collect deleted content, merge structs, and encode the update.
-func (tx *Tx) cleanup() []byte {
+func (tx *Tx) cleanup(encode bool) []byte {
 	d := tx.doc
 	store := d.store
 	tx.deleteSet.sortAndMerge()
-	tx.afterState = store.stateVector()
 	tx.observe()
 	if tx.needFormattingCleanup {
 		d.cleanupFormattingAfter(tx)
@@ -87,21 +138,15 @@ func (tx *Tx) cleanup() []byte {
 		tx.gcDeleteSet()
 	}
 	tx.mergeDeleteSet()
-	for client, clock := range tx.afterState {
-		before := tx.beforeState[client]
-		if before == clock {
-			continue
+	tx.eachChanged(func(c *clientStructs, before uint64) {
+		first := max(findIndex(c.structs, before), 1)
+		for i := len(c.structs) - 1; i >= first; {
+			i -= 1 + store.mergeWithLefts(c.client, i)
 		}
-		structs := store.clients[client]
-		first := max(findIndex(structs, before), 1)
-		for i := len(structs) - 1; i >= first; {
-			i -= 1 + store.mergeWithLefts(client, i)
-			structs = store.clients[client]
-		}
-	}
+	})
 	for i := len(tx.mergeStructs) - 1; i >= 0; i-- {
 		id := tx.mergeStructs[i].id
-		structs := store.clients[id.Client]
+		structs := store.structsOf(id.Client)
 		pos := findIndex(structs, id.Clock)
 		if pos < 0 {
 			continue
@@ -113,9 +158,12 @@ func (tx *Tx) cleanup() []byte {
 			store.mergeWithLefts(id.Client, pos)
 		}
 	}
-	if !tx.local && tx.afterState[d.clientID] != tx.beforeState[d.clientID] {
+	if !tx.local && store.state(d.clientID) != tx.beforeState(d.clientID) {
 		// Another peer writes with this client id: pick a new one, as Yjs.
 		d.clientID = newClientID()
+	}
+	if !encode {
+		return nil
 	}
 	return tx.encodeUpdate()
 }
@@ -123,22 +171,13 @@ func (tx *Tx) cleanup() []byte {
 // encodeUpdate is writeUpdateMessageFromTransaction: nil when the
 // transaction changed nothing.
 func (tx *Tx) encodeUpdate() []byte {
-	if len(tx.deleteSet) == 0 && !stateChanged(tx.beforeState, tx.afterState) {
+	if len(tx.deleteSet) == 0 && !tx.stateChanged() {
 		return nil
 	}
 	e := &encoderV1{}
 	writeClientsStructs(e, tx.doc.store, tx.beforeState)
 	writeDeleteSet(e, tx.deleteSet)
 	return e.toBytes()
-}
-
-func stateChanged(before, after map[uint64]uint64) bool {
-	for client, clock := range after {
-		if before[client] != clock {
-			return true
-		}
-	}
-	return false
 }
 
 // gcDeleteSet is tryGcDeleteSet: deleted items lose their content.
@@ -148,7 +187,7 @@ func (tx *Tx) gcDeleteSet() {
 		for di := len(dels) - 1; di >= 0; di-- {
 			del := dels[di]
 			end := del.clock + del.length
-			structs := store.clients[client]
+			structs := store.structsOf(client)
 			for si := findIndex(structs, del.clock); si >= 0 && si < len(structs); si++ {
 				it := structs[si]
 				if it.id.Clock >= end {
@@ -157,7 +196,7 @@ func (tx *Tx) gcDeleteSet() {
 				if !it.isGC() && it.deleted() && !it.keep() {
 					it.gc(store, false)
 				}
-				structs = store.clients[client]
+				structs = store.structsOf(client)
 			}
 		}
 	}
@@ -170,14 +209,14 @@ func (tx *Tx) mergeDeleteSet() {
 	for client, dels := range tx.deleteSet {
 		for di := len(dels) - 1; di >= 0; di-- {
 			del := dels[di]
-			structs := store.clients[client]
+			structs := store.structsOf(client)
 			idx := findIndex(structs, del.clock+del.length-1)
 			if idx < 0 {
 				continue
 			}
 			for si := min(len(structs)-1, 1+idx); si > 0 && structs[si].id.Clock >= del.clock; {
 				si -= 1 + store.mergeWithLefts(client, si)
-				structs = store.clients[client]
+				structs = store.structsOf(client)
 			}
 		}
 	}
@@ -186,7 +225,7 @@ func (tx *Tx) mergeDeleteSet() {
 // mergeWithLefts is tryToMergeWithLefts: the struct at pos merges into its
 // left neighbours while they allow it; it returns how many merged.
 func (s *structStore) mergeWithLefts(client uint64, pos int) int {
-	structs := s.clients[client]
+	structs := s.structsOf(client)
 	i := pos
 	for ; i > 0; i-- {
 		left, right := structs[i-1], structs[i]
@@ -199,7 +238,7 @@ func (s *structStore) mergeWithLefts(client uint64, pos int) int {
 	}
 	merged := pos - i
 	if merged > 0 {
-		s.clients[client] = slices.Delete(structs, pos+1-merged, pos+1)
+		s.setStructs(client, slices.Delete(structs, pos+1-merged, pos+1))
 	}
 	return merged
 }
