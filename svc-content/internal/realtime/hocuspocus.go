@@ -224,7 +224,9 @@ func (s *hpSocket) handle(d *hpDoc, hm hpMessage) (int, string) {
 		r.relayStateless(payload, m)
 		s.hub.publishStateless(r, payload)
 	case hpAuth:
-		s.tokenSync(m, hm)
+		done := make(chan struct{}) // off the read goroutine's stack, as open
+		go func() { defer close(done); s.tokenSync(m, hm) }()
+		<-done
 	case hpClose:
 		m.end(CloseNormal, "provider_initiated")
 	case hpBroadcastStateless:

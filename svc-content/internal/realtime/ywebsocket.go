@@ -56,8 +56,21 @@ func (h *Hub) ServeYWebsocket(w http.ResponseWriter, req *http.Request, org, doc
 }
 
 // open decides the token and counts the session; on refusal it returns no
-// member and the close code and reason to send.
+// member and the close code and reason to send. The decision (an HTTP call
+// to identity, a Redis script) runs on a goroutine of its own: the deep
+// stack it needs then goes away with it instead of staying with the
+// connection's long-lived read goroutine.
 func (h *Hub) open(ctx context.Context, c *conn, token, org, doc, editor string, f framer) (m *member, release func(), code int, reason string) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m, release, code, reason = h.decide(ctx, c, token, org, doc, editor, f)
+	}()
+	<-done
+	return m, release, code, reason
+}
+
+func (h *Hub) decide(ctx context.Context, c *conn, token, org, doc, editor string, f framer) (m *member, release func(), code int, reason string) {
 	if token == "" {
 		return nil, nil, CloseUnauthorized, "a token is required (the user token from /v2/auth/generate_token)"
 	}
