@@ -13,10 +13,11 @@ import (
 func TestDocumentConnectionLimit(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, nil, nil, Settings{MaxPerDocument: 1})
-	first := realtimetest.Start(t, "watch", map[string]any{"wsBase": srv.wsBase, "room": "org1/lim/ed1", "token": "editor:ada", "expect": "never", "waitMs": 4000})
+	first := realtimetest.Start(t, "watch", map[string]any{"wsBase": srv.wsBase, "room": "org1/lim/ed1", "token": "editor:ada", "expect": "never", "waitMs": 60000, "timeoutMs": 90000})
 	first.WaitStep("synced")
 	r := realtimetest.Run(t, "refused", map[string]any{"wsBase": srv.wsBase, "room": "org1/lim/ed1", "token": "editor:bob", "expectCode": CloseTooManySessions})
-	if reason, _ := r["close"].(map[string]any)["reason"].(string); !strings.Contains(reason, "document connection limit") {
+	closed, _ := r["close"].(map[string]any)
+	if reason, _ := closed["reason"].(string); !strings.Contains(reason, "document connection limit") {
 		t.Errorf("close reason %q does not name the limit", reason)
 	}
 	realtimetest.Run(t, "read", map[string]any{"wsBase": srv.wsBase, "room": "org1/lim/other", "token": "editor:bob"})
