@@ -133,8 +133,13 @@ func (r *room) commit() {
 			return
 		}
 		r.mu.Lock()
-		for _, p := range batch {
-			r.broadcastLocked(&outbound{body: p.update}, p.from)
+		if len(batch) == 1 {
+			r.broadcastLocked(&outbound{body: update}, batch[0].from)
+		} else {
+			// One message for the whole batch, to everybody: a sender
+			// gets its own edits back, which Yjs ignores, and a busy
+			// document costs each member one message per commit.
+			r.broadcastLocked(&outbound{body: update}, nil)
 		}
 		r.seq++
 		seq := r.seq
