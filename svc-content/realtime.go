@@ -23,13 +23,14 @@ type RealtimeConfig struct {
 	MaxPerDocument  int           `env:"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT, default=500"`
 	AccessRecheck   time.Duration `env:"REALTIME_ACCESS_RECHECK, default=30s"`
 	EventDebounce   time.Duration `env:"REALTIME_EVENT_DEBOUNCE, default=5s"`
+	StoreWriters    int           `env:"REALTIME_STORE_WRITERS, default=4"`
 }
 
 func (c RealtimeConfig) settings() realtime.Settings {
 	return realtime.Settings{
 		MaxMessageBytes: c.MaxMessageBytes, SendQueueBytes: c.SendQueueBytes,
 		MaxPerWorkspace: c.MaxPerWorkspace, MaxPerDocument: c.MaxPerDocument,
-		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce,
+		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce, StoreWriters: c.StoreWriters,
 	}
 }
 

@@ -57,8 +57,12 @@ func (h *Hub) ServeHocuspocus(w http.ResponseWriter, req *http.Request) {
 	if c == nil {
 		return
 	}
+	go h.serveHP(c) // as ServeYWebsocket: the handler returns at once
+}
+
+func (h *Hub) serveHP(c *conn) {
 	defer h.untrack(c)
-	s := &hpSocket{hub: h, c: c, ctx: req.Context(), docs: map[string]*hpDoc{}}
+	s := &hpSocket{hub: h, c: c, ctx: h.ctx, docs: map[string]*hpDoc{}}
 	timer := time.AfterFunc(hpAuthDeadline, s.expireUnauthenticated)
 	defer timer.Stop()
 	for {

@@ -41,6 +41,8 @@ type Hub struct {
 	logger   *slog.Logger
 	replica  string // this replica's id in fan-out messages
 
+	writers chan struct{} // slots of concurrent store writes
+
 	ctx    context.Context // background work; ends with Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -60,6 +62,7 @@ func NewHub(o Options) *Hub {
 		settings: o.Settings.WithDefaults(), logger: o.Logger, replica: rand.Text()[:16],
 		ctx: ctx, cancel: cancel, rooms: map[string]*room{}, conns: map[*conn]struct{}{},
 	}
+	h.writers = make(chan struct{}, h.settings.StoreWriters)
 	if h.logger == nil {
 		h.logger = slog.Default()
 	}

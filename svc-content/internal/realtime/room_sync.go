@@ -169,6 +169,15 @@ func (r *room) store(batch []pendingUpdate) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(r.hub.ctx, storeTimeout)
 	defer cancel()
+	// A few writes at a time per replica: the rooms' batches then grow
+	// while they wait (group commit) instead of every room contending
+	// for the database at once.
+	select {
+	case r.hub.writers <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("store update: %w", ctx.Err())
+	}
+	defer func() { <-r.hub.writers }()
 	if err := r.hub.store.Append(ctx, r.key, update, batch[len(batch)-1].from.author); err != nil {
 		return nil, fmt.Errorf("store update: %w", err)
 	}

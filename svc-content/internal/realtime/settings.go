@@ -34,6 +34,9 @@ type Settings struct {
 	// EventDebounce is the quiet time after an edit before the crdt
 	// webhook event (and activity) of an editor is published.
 	EventDebounce time.Duration
+	// StoreWriters bounds the store writes under way at once on a
+	// replica; waiting rooms gather larger batches meanwhile.
+	StoreWriters int
 	// RoomLinger keeps an empty room loaded for this long, so a client
 	// that reconnects finds it warm.
 	RoomLinger time.Duration
@@ -51,6 +54,7 @@ const (
 	DefaultCatchUp         = 30 * time.Second
 	DefaultEventDebounce   = 5 * time.Second
 	DefaultRoomLinger      = 10 * time.Second
+	DefaultStoreWriters    = 4
 )
 
 // WithDefaults fills the zero fields.
@@ -71,6 +75,7 @@ func (s Settings) WithDefaults() Settings {
 	defInt(&s.SendQueueBytes, DefaultSendQueueBytes)
 	defInt(&s.MaxPerWorkspace, DefaultMaxPerWorkspace)
 	defInt(&s.MaxPerDocument, DefaultMaxPerDocument)
+	defInt(&s.StoreWriters, DefaultStoreWriters)
 	def(&s.WriteTimeout, DefaultWriteTimeout)
 	def(&s.PingInterval, DefaultPingInterval)
 	def(&s.AccessRecheck, DefaultAccessRecheck)
@@ -83,7 +88,7 @@ func (s Settings) WithDefaults() Settings {
 // Validate refuses negative values.
 func (s Settings) Validate() error {
 	var errs []error
-	if s.MaxMessageBytes < 0 || s.SendQueueBytes < 0 || s.MaxPerWorkspace < 0 || s.MaxPerDocument < 0 {
+	if s.MaxMessageBytes < 0 || s.SendQueueBytes < 0 || s.MaxPerWorkspace < 0 || s.MaxPerDocument < 0 || s.StoreWriters < 0 {
 		errs = append(errs, errors.New("realtime limits must not be negative"))
 	}
 	for _, d := range []time.Duration{s.WriteTimeout, s.PingInterval, s.AccessRecheck, s.CatchUpInterval, s.EventDebounce, s.RoomLinger} {

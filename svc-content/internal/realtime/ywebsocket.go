@@ -19,9 +19,17 @@ func (h *Hub) ServeYWebsocket(w http.ResponseWriter, req *http.Request, org, doc
 	if c == nil {
 		return
 	}
-	defer h.untrack(c)
 	token := req.URL.Query().Get("token")
-	m, release, code, reason := h.open(req.Context(), c, token, org, doc, editor, ywsFramer{})
+	// The connection lives on a goroutine of its own and the HTTP handler
+	// returns: the request, its middleware state and its stack are freed
+	// instead of being held for the connection's whole life.
+	go h.serveYWS(c, token, org, doc, editor)
+}
+
+func (h *Hub) serveYWS(c *conn, token, org, doc, editor string) {
+	defer h.untrack(c)
+	ctx := h.ctx
+	m, release, code, reason := h.open(ctx, c, token, org, doc, editor, ywsFramer{})
 	if m == nil {
 		c.closeNow(code, reason)
 		c.drain()
@@ -35,7 +43,7 @@ func (h *Hub) ServeYWebsocket(w http.ResponseWriter, req *http.Request, org, doc
 		}
 		c.closeNow(code, reason)
 	}
-	if err := m.room.join(req.Context(), m, true); err != nil {
+	if err := m.room.join(ctx, m, true); err != nil {
 		h.sessions.remove(m)
 		c.closeNow(CloseInternal, "the document could not be loaded; reconnect")
 		c.drain()
