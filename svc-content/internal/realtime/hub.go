@@ -124,7 +124,7 @@ func (h *Hub) every(d time.Duration, fn func()) {
 func (h *Hub) room(key DocKey) *room {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if r, ok := h.rooms[key.id()]; ok {
+	if r, ok := h.rooms[key.id()]; ok && !r.loadFailed() {
 		return r
 	}
 	r := newRoom(h, key)

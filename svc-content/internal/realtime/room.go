@@ -171,3 +171,14 @@ func (r *room) idleCommit() bool {
 	defer r.mu.Unlock()
 	return !r.committing
 }
+
+// loadFailed reports whether the room could not be loaded; the next client
+// gets a fresh attempt.
+func (r *room) loadFailed() bool {
+	select {
+	case <-r.ready:
+		return r.err != nil
+	default:
+		return false
+	}
+}
