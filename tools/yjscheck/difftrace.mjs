@@ -7,6 +7,7 @@
 // ids) make random local edits in transactions and exchange updates now and
 // then, so edits are concurrent. Every step is recorded with what yjs
 // produced, for Go to replay and compare byte for byte:
+//   gc: whether the documents collect deleted content (Y.Doc option gc)
 //   steps: {k:'e', c, acts, u}          client c ran acts in one transaction,
 //                                        u is its 'update' event (or null)
 //          {k:'s', from, to, u, emitted} u = encodeStateAsUpdate(from, sv(to)),
@@ -16,89 +17,15 @@
 //   shuffles: the local updates delivered in another order to a fresh doc
 //   merged, diff, svFromUpdate: the stateless update functions on them
 // Binary values travel as {"$bytes": [..]}; content is canonical JSON (see
-// canon).
+// canon in yjshelpers.mjs).
 import * as Y from 'yjs'
+import { apply, b64, content } from './yjshelpers.mjs'
 
 const mulberry32 = seed => () => {
   seed |= 0; seed = seed + 0x6D2B79F5 | 0
   let t = Math.imul(seed ^ seed >>> 15, 1 | seed)
   t = t + Math.imul(t ^ t >>> 7, 61 | t) ^ t
   return ((t ^ t >>> 14) >>> 0) / 4294967296
-}
-
-const b64 = u => u === null ? null : Buffer.from(u).toString('base64')
-
-// canon is the content as JSON for comparison: shared types as their
-// toJSON, bytes as {$bytes}.
-const canon = v => {
-  if (v instanceof Y.AbstractType) return canon(v.toJSON())
-  if (v instanceof Uint8Array) return { $bytes: Array.from(v) }
-  if (Array.isArray(v)) return v.map(canon)
-  if (v !== null && typeof v === 'object') {
-    const o = {}
-    for (const k of Object.keys(v)) if (v[k] !== undefined) o[k] = canon(v[k])
-    return o
-  }
-  return v
-}
-
-const content = doc => ({
-  text: { str: doc.getText('text').toString(), delta: canon(doc.getText('text').toDelta()) },
-  map: canon(doc.getMap('map').toJSON()),
-  array: canon(doc.getArray('array').toJSON()),
-  xml: doc.getXmlFragment('xml').toString()
-})
-
-const fromWire = v => {
-  if (Array.isArray(v)) return v.map(fromWire)
-  if (v !== null && typeof v === 'object') {
-    if (v.$bytes) return new Uint8Array(v.$bytes)
-    const o = {}
-    for (const k of Object.keys(v)) o[k] = fromWire(v[k])
-    return o
-  }
-  return v
-}
-
-// resolve follows a path from a root to a nested type.
-const resolve = (doc, path) => {
-  const [root, ...steps] = path
-  let t = root === 'text' ? doc.getText('text') : root === 'map' ? doc.getMap('map') : root === 'array' ? doc.getArray('array') : doc.getXmlFragment('xml')
-  for (const s of steps) t = t.get(s)
-  return t
-}
-
-const newType = (kind, init) => {
-  switch (kind) {
-    case 'text': return new Y.Text(init)
-    case 'array': return Y.Array.from(fromWire(init))
-    case 'map': return new Y.Map(Object.entries(fromWire(init)))
-  }
-}
-
-// apply runs one action; Go's replay (difftest) implements the same list.
-export const apply = (doc, act) => {
-  const [op, path, ...a] = act
-  const t = resolve(doc, path)
-  switch (op) {
-    case 'ti': return a[2] === null ? t.insert(a[0], a[1]) : t.insert(a[0], a[1], a[2])
-    case 'te': return a[2] === null ? t.insertEmbed(a[0], fromWire(a[1])) : t.insertEmbed(a[0], fromWire(a[1]), a[2])
-    case 'td': return t.delete(a[0], a[1])
-    case 'tf': return t.format(a[0], a[1], a[2])
-    case 'ms': return t.set(a[0], fromWire(a[1]))
-    case 'mt': return t.set(a[0], newType(a[1], a[2]))
-    case 'md': return t.delete(a[0])
-    case 'ai': return t.insert(a[0], fromWire(a[1]))
-    case 'ap': return t.push(fromWire(a[0]))
-    case 'at': return t.insert(a[0], [newType(a[1], a[2])])
-    case 'ad': return t.delete(a[0], a[1])
-    case 'xe': return t.insert(a[0], [new Y.XmlElement(a[1])])
-    case 'xt': return t.insert(a[0], [a[1] === '' ? new Y.XmlText() : new Y.XmlText(a[1])])
-    case 'xd': return t.delete(a[0], a[1])
-    case 'xa': return t.setAttribute(a[0], fromWire(a[1]))
-    case 'xr': return t.removeAttribute(a[0])
-  }
-  throw new Error('unknown action ' + op)
 }
 
 const makeGen = rnd => {
@@ -213,7 +140,8 @@ const trace = seed => {
   const n = 2 + g.int(3)
   const ids = []
   while (ids.length < n) { const id = 1 + g.int(rnd() < 0.3 ? 5 : 4000000000); if (!ids.includes(id)) ids.push(id) }
-  const docs = ids.map(id => { const d = new Y.Doc(); d.clientID = id; return d })
+  const gc = rnd() < 0.8 // some traces keep deleted content (Y.Doc gc: false)
+  const docs = ids.map(id => { const d = new Y.Doc({ gc }); d.clientID = id; return d })
   const emitted = docs.map(() => [])
   docs.forEach((d, i) => d.on('update', u => emitted[i].push(b64(u))))
   const steps = []
@@ -224,7 +152,7 @@ const trace = seed => {
     Y.applyUpdate(docs[to], u)
     steps.push({ k: 's', from, to, u: b64(u), emitted: emitted[to].slice() })
   }
-  const nsteps = 5 + g.int(30)
+  const nsteps = rnd() < 0.1 ? 60 + g.int(100) : 5 + g.int(30)
   for (let s = 0; s < nsteps; s++) {
     if (rnd() < 0.75) {
       const c = g.int(n)
@@ -254,7 +182,7 @@ const trace = seed => {
   for (let r = 0; r < 2; r++) {
     const order = shuffle(rnd, local.map((_, i) => i))
     const mid = g.int(order.length + 1)
-    const d = new Y.Doc(); d.clientID = 0 // no trace client uses 0
+    const d = new Y.Doc({ gc }); d.clientID = 0 // no trace client uses 0
     let midRec = null
     order.forEach((idx, i) => {
       if (i === mid) midRec = { sv: b64(Y.encodeStateVector(d)), state: b64(Y.encodeStateAsUpdate(d)), content: content(d) }
@@ -281,7 +209,7 @@ const trace = seed => {
     svFromUpdate: merged && b64(Y.encodeStateVectorFromUpdate(merged)),
     svFromSubset: mergedSubset && b64(Y.encodeStateVectorFromUpdate(mergedSubset))
   }
-  return { seed, ids, steps, local, final, shuffles, ops }
+  return { seed, ids, gc, steps, local, final, shuffles, ops }
 }
 
 const [seedArg, countArg] = process.argv.slice(2)

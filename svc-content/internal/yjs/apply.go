@@ -9,6 +9,7 @@ import (
 type decodedUpdate struct {
 	sections []section
 	ds       deleteSet
+	dsOrder  []uint64 // the clients of ds in wire order
 }
 
 func decodeUpdate(d updateDecoder) (decodedUpdate, error) {
@@ -16,11 +17,11 @@ func decodeUpdate(d updateDecoder) (decodedUpdate, error) {
 	if err != nil {
 		return decodedUpdate{}, err
 	}
-	ds, err := readDeleteSet(d)
+	ds, order, err := readDeleteSetOrdered(d)
 	if err != nil {
 		return decodedUpdate{}, err
 	}
-	return decodedUpdate{sections: sections, ds: ds}, nil
+	return decodedUpdate{sections: sections, ds: ds, dsOrder: order}, nil
 }
 
 // ApplyUpdate applies a v1 update (Y.applyUpdate). Structs whose
@@ -85,13 +86,13 @@ func (tx *Tx) readUpdate(u decodedUpdate) error {
 	} else {
 		store.pendingStructs, store.pendingMissing = rest, missing
 	}
-	dsRest := tx.applyDeleteSet(u.ds)
+	dsRest := tx.applyDeleteSet(u.ds, u.dsOrder)
 	if store.pendingDs != nil {
 		pending, err := decodeUpdate(newDecoderV1(store.pendingDs))
 		if err != nil {
 			return err
 		}
-		dsRest2 := tx.applyDeleteSet(pending.ds)
+		dsRest2 := tx.applyDeleteSet(pending.ds, pending.dsOrder)
 		switch {
 		case dsRest != nil && dsRest2 != nil:
 			if store.pendingDs, err = MergeUpdates(dsRest, dsRest2); err != nil {
@@ -255,10 +256,11 @@ func encodeRest(rest map[uint64][]*block) []byte {
 
 // applyDeleteSet is readAndApplyDeleteSet: it deletes what the store has
 // and returns the rest as an update (nil when everything applied).
-func (tx *Tx) applyDeleteSet(ds deleteSet) []byte {
+func (tx *Tx) applyDeleteSet(ds deleteSet, order []uint64) []byte {
 	store := tx.doc.store
 	unapplied := deleteSet{}
-	for client, dels := range ds {
+	for _, client := range order {
+		dels := ds[client]
 		state := store.state(client)
 		for _, del := range dels {
 			clock, end := del.clock, del.clock+del.length

@@ -47,8 +47,11 @@ type branch struct {
 	item    *Item // the item holding this type; nil for a root
 	start   *Item
 	entries map[string]*Item
-	length  int // countable, undeleted length of the sequence
-	ref     typeRef
+	// keys lists the keys of entries in the order they were first set (a
+	// JavaScript Map's order, which Yjs iterates).
+	keys   []string
+	length int // countable, undeleted length of the sequence
+	ref    typeRef
 	// name is the node name of an XmlElement, the hook name of an XmlHook
 	// and the key of a root.
 	name string

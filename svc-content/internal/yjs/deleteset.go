@@ -117,33 +117,44 @@ func writeDeleteSet(e updateEncoder, ds deleteSet) {
 // readDeleteSet reads a delete set; ranges stay in wire order. A client
 // listed twice collects both lists, as in Yjs.
 func readDeleteSet(d updateDecoder) (deleteSet, error) {
+	ds, _, err := readDeleteSetOrdered(d)
+	return ds, err
+}
+
+// readDeleteSetOrdered is readDeleteSet that also returns the clients in
+// the order they appear (the order Yjs applies them in).
+func readDeleteSetOrdered(d updateDecoder) (deleteSet, []uint64, error) {
 	rest := d.rest()
 	ds := deleteSet{}
+	var order []uint64
 	numClients := rest.ReadVarUint()
 	if numClients > uint64(rest.Remaining()) {
-		return nil, malformed("delete set of %d clients, input too short", numClients)
+		return nil, nil, malformed("delete set of %d clients, input too short", numClients)
 	}
 	for i := uint64(0); i < numClients; i++ {
 		d.resetDsCurVal()
 		client := rest.ReadVarUint()
 		n := rest.ReadVarUint()
 		if n > uint64(rest.Remaining()) {
-			return nil, malformed("%d deletes announced, input too short", n)
+			return nil, nil, malformed("%d deletes announced, input too short", n)
+		}
+		if _, seen := ds[client]; !seen && n > 0 {
+			order = append(order, client)
 		}
 		for j := uint64(0); j < n; j++ {
 			clock := d.readDsClock()
 			length := d.readDsLen()
 			if clock > maxClock || length > maxClock || clock+length > maxClock {
-				return nil, malformed("delete range out of range")
+				return nil, nil, malformed("delete range out of range")
 			}
 			ds.add(client, clock, length)
 		}
 		if err := d.err(); err != nil {
-			return nil, malformed("%v", err)
+			return nil, nil, malformed("%v", err)
 		}
 	}
 	if err := d.err(); err != nil {
-		return nil, malformed("%v", err)
+		return nil, nil, malformed("%v", err)
 	}
-	return ds, nil
+	return ds, order, nil
 }

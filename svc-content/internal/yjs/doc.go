@@ -123,14 +123,16 @@ func (d *Doc) transact(local bool, fn func(tx *Tx) error) (update []byte, err er
 		defer func() {
 			d.tx = nil
 			if r := recover(); r != nil {
-				tx.rollback()
+				if local {
+					tx.rollback()
+				}
 				d.cleanups = d.cleanups[:0]
 				panic(r)
 			}
 		}()
 		err = fn(tx)
 	}()
-	if err != nil {
+	if err != nil && local {
 		tx.rollback()
 	}
 	if d.cleanups[0] != tx {

@@ -134,7 +134,7 @@ func (it *Item) link(tx *Tx) {
 func (it *Item) integrateContent(tx *Tx) {
 	switch c := it.content.(type) {
 	case *contentDeleted:
-		tx.deleteSet.add(it.id.Client, it.id.Clock, c.n)
+		tx.addDelete(it.id.Client, it.id.Clock, c.n)
 		it.markDeleted()
 	case *contentFormat:
 		it.parent.markers = nil // Yjs keeps no search markers for formatted text

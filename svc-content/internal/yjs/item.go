@@ -168,7 +168,7 @@ func (it *Item) delete(tx *Tx) {
 		parent.length -= int(it.length)
 	}
 	it.markDeleted()
-	tx.deleteSet.add(it.id.Client, it.id.Clock, it.length)
+	tx.addDelete(it.id.Client, it.id.Clock, it.length)
 	tx.addChangedType(parent, it.hasParentSub())
 	switch c := it.content.(type) {
 	case *contentType:

@@ -257,5 +257,8 @@ func (b *branch) setEntry(key string, it *Item) {
 	if b.entries == nil {
 		b.entries = map[string]*Item{}
 	}
+	if _, ok := b.entries[key]; !ok {
+		b.keys = append(b.keys, key)
+	}
 	b.entries[key] = it
 }

@@ -54,7 +54,8 @@ func (b *branch) deleteChildren(tx *Tx) {
 			tx.mergeStructs = append(tx.mergeStructs, it)
 		}
 	}
-	for _, it := range b.entries {
+	for _, key := range b.keys {
+		it := b.entries[key]
 		if !it.deleted() {
 			it.delete(tx)
 		} else if it.id.Clock < tx.beforeState(it.id.Client) {
@@ -70,10 +71,10 @@ func (b *branch) gcChildren(store *structStore) {
 		it.gc(store, true)
 	}
 	b.start = nil
-	for _, it := range b.entries {
-		for ; it != nil; it = it.left {
+	for _, key := range b.keys {
+		for it := b.entries[key]; it != nil; it = it.left {
 			it.gc(store, true)
 		}
 	}
-	b.entries = nil
+	b.entries, b.keys = nil, nil
 }

@@ -1,5 +1,7 @@
 package yjs
 
+import "slices"
+
 // rollback undoes a local transaction whose function failed: the items it
 // created are unlinked and dropped, and what it deleted is restored. Items
 // it split stay split (the cleanup merges them again), so the document
@@ -33,7 +35,8 @@ func (tx *Tx) rollback() {
 			t.markers.reset()
 		}
 	}
-	tx.deleteSet = deleteSet{}
+	clear(tx.deleteSet)
+	tx.dsOrder = tx.dsOrder[:0]
 	clear(tx.changed)
 }
 
@@ -56,6 +59,9 @@ func (it *Item) unlink() {
 			p.entries[it.parentSub] = it.left
 		} else {
 			delete(p.entries, it.parentSub)
+			if i := slices.Index(p.keys, it.parentSub); i >= 0 {
+				p.keys = slices.Delete(p.keys, i, i+1)
+			}
 		}
 	}
 	if it.countable() && !it.deleted() && !it.hasParentSub() {

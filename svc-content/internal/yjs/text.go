@@ -207,7 +207,8 @@ func (t *Text) Delete(tx *Tx, index, n int) error {
 }
 
 // Format sets attrs on n units from index (a nil value removes the
-// attribute).
+// attribute). The range must lie within the text (Yjs would append
+// newlines for the part beyond the end, as Quill expects).
 func (t *Text) Format(tx *Tx, index, n int, attrs map[string]any) error {
 	if err := t.checkTx(tx); err != nil {
 		return err

@@ -127,7 +127,8 @@ func (d *Doc) cleanupFormattingAfter(done *Tx) {
 // delete set, splitting at its ends.
 func (tx *Tx) iterateDeletedStructs(f func(*Item)) {
 	store := tx.doc.store
-	for client, dels := range tx.deleteSet {
+	for _, client := range tx.dsOrder {
+		dels := tx.deleteSet[client]
 		state := store.state(client)
 		for _, del := range dels {
 			if del.clock >= state {

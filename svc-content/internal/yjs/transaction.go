@@ -10,6 +10,10 @@ type Tx struct {
 	doc       *Doc
 	local     bool
 	deleteSet deleteSet
+	// dsOrder lists the clients of deleteSet in the order they got their
+	// first delete: Yjs iterates the delete set in that order, and the
+	// formatting cleanup depends on it.
+	dsOrder []uint64
 	// before holds each client's state when the transaction started, in
 	// the order of the store's client list (clients added since start at 0).
 	before []uint64
@@ -47,6 +51,7 @@ func (d *Doc) newTx(local bool) *Tx {
 // release makes tx available for the next transaction.
 func (d *Doc) release(tx *Tx) {
 	clear(tx.deleteSet)
+	tx.dsOrder = tx.dsOrder[:0]
 	tx.before = tx.before[:0]
 	clear(tx.changed)
 	clear(tx.mergeStructs)
@@ -68,6 +73,14 @@ func (tx *Tx) scratchSets() (conflicting, beforeOrigin map[*Item]struct{}) {
 func (tx *Tx) nextID() ID {
 	c := tx.doc.clientID
 	return ID{Client: c, Clock: tx.doc.store.state(c)}
+}
+
+// addDelete records a deletion in the transaction's delete set.
+func (tx *Tx) addDelete(client, clock, length uint64) {
+	if _, ok := tx.deleteSet[client]; !ok {
+		tx.dsOrder = append(tx.dsOrder, client)
+	}
+	tx.deleteSet.add(client, clock, length)
 }
 
 // beforeState is the client's state when the transaction started.
@@ -183,7 +196,8 @@ func (tx *Tx) encodeUpdate() []byte {
 // gcDeleteSet is tryGcDeleteSet: deleted items lose their content.
 func (tx *Tx) gcDeleteSet() {
 	store := tx.doc.store
-	for client, dels := range tx.deleteSet {
+	for _, client := range tx.dsOrder {
+		dels := tx.deleteSet[client]
 		for di := len(dels) - 1; di >= 0; di-- {
 			del := dels[di]
 			end := del.clock + del.length
@@ -206,7 +220,8 @@ func (tx *Tx) gcDeleteSet() {
 // right.
 func (tx *Tx) mergeDeleteSet() {
 	store := tx.doc.store
-	for client, dels := range tx.deleteSet {
+	for _, client := range tx.dsOrder {
+		dels := tx.deleteSet[client]
 		for di := len(dels) - 1; di >= 0; di-- {
 			del := dels[di]
 			structs := store.structsOf(client)

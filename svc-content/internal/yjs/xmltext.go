@@ -117,3 +117,7 @@ func forInProperties(v any) lib0.Object {
 	o, _ := flatKeys(v)
 	return o
 }
+
+// SetString makes the text read s with the fewest changes (see
+// Text.SetString).
+func (x *XmlText) SetString(tx *Tx, s string) error { return x.text().SetString(tx, s) }
