@@ -23,7 +23,7 @@ type RealtimeConfig struct {
 	MaxPerDocument  int           `env:"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT, default=500"`
 	AccessRecheck   time.Duration `env:"REALTIME_ACCESS_RECHECK, default=30s"`
 	EventDebounce   time.Duration `env:"REALTIME_EVENT_DEBOUNCE, default=5s"`
-	StoreWriters    int           `env:"REALTIME_STORE_WRITERS, default=4"`
+	StoreWriters    int           `env:"REALTIME_STORE_WRITERS, default=64"`
 }
 
 func (c RealtimeConfig) settings() realtime.Settings {

@@ -54,7 +54,7 @@ const (
 	DefaultCatchUp         = 30 * time.Second
 	DefaultEventDebounce   = 5 * time.Second
 	DefaultRoomLinger      = 10 * time.Second
-	DefaultStoreWriters    = 4
+	DefaultStoreWriters    = 64
 )
 
 // WithDefaults fills the zero fields.
