@@ -1,6 +1,6 @@
 module github.com/opencollab/backend/svc-content
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/gin-gonic/gin v1.12.0
@@ -8,3 +8,5 @@ require (
 	go.mongodb.org/mongo-driver/v2 v2.9.3
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0
 )
+
+require github.com/gorilla/websocket v1.5.3 // indirect
