@@ -61,5 +61,30 @@ var htmlSeeds = map[string]string{
 	"newline indent":          "<ul>\n  <li>a</li>\n  <li>b</li>\n</ul>\n",
 	"newline deep indent":     "<ul>\n    <li>a</li>\n    <li>b</li>\n</ul>",
 	"text then list":          `text<ul><li>x</li></ul>more`,
+	"shape test":              "<h2>Title</h2>\n   \n<p>Hello <strong>bold</strong></p>\nloose",
 	"empty elements":          `<p></p><h2></h2><blockquote></blockquote><ul></ul><pre></pre>`,
+}
+
+// jsonSeeds are ProseMirror JSON documents (as getJSON writes them, or
+// leaner: defaults left out, text split) covering every StarterKit node
+// and mark.
+var jsonSeeds = map[string]string{
+	"json issue example":   `{"type":"doc","content":[{"type":"heading","attrs":{"level":2},"content":[{"type":"text","text":"Title"}]},{"type":"paragraph","content":[{"type":"text","text":"Hello "},{"type":"text","marks":[{"type":"bold"}],"text":"bold"}]}]}`,
+	"json empty paragraph": `{"type":"doc","content":[{"type":"paragraph"}]}`,
+	"json defaults":        `{"type":"doc","content":[{"type":"heading","content":[{"type":"text","text":"h1 by default"}]},{"type":"orderedList","content":[{"type":"listItem","content":[{"type":"paragraph"}]}]},{"type":"codeBlock"}]}`,
+	"json all marks": `{"type":"doc","content":[{"type":"paragraph","content":[
+		{"type":"text","text":"b","marks":[{"type":"bold"}]},
+		{"type":"text","text":"i","marks":[{"type":"italic"}]},
+		{"type":"text","text":"s","marks":[{"type":"strike"}]},
+		{"type":"text","text":"u","marks":[{"type":"underline"}]},
+		{"type":"text","text":"c","marks":[{"type":"code"}]},
+		{"type":"text","text":"l","marks":[{"type":"link","attrs":{"href":"https://example.com","target":null,"rel":"me","class":"x y","title":"T"}}]},
+		{"type":"text","text":"all","marks":[{"type":"underline"},{"type":"strike"},{"type":"italic"},{"type":"bold"},{"type":"link","attrs":{"href":"/rel"}}]}]}]}`,
+	"json split text":    `{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"a"},{"type":"text","text":"b"},{"type":"text","text":"c","marks":[{"type":"bold"}]},{"type":"text","text":"d","marks":[{"type":"bold"}]}]}]}`,
+	"json lists":         `{"type":"doc","content":[{"type":"bulletList","content":[{"type":"listItem","content":[{"type":"paragraph","content":[{"type":"text","text":"a"}]},{"type":"orderedList","attrs":{"start":5,"type":"i"},"content":[{"type":"listItem","content":[{"type":"paragraph","content":[{"type":"text","text":"b"}]},{"type":"bulletList","content":[{"type":"listItem","content":[{"type":"paragraph","content":[{"type":"text","text":"c"}]},{"type":"blockquote","content":[{"type":"paragraph","content":[{"type":"text","text":"q"}]}]}]}]}]}]}]}]}]}`,
+	"json code block":    `{"type":"doc","content":[{"type":"codeBlock","attrs":{"language":"rust"},"content":[{"type":"text","text":"fn main() {\n    println!(\"<&>\");\n}"}]}]}`,
+	"json hr and breaks": `{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"a"},{"type":"hardBreak"},{"type":"text","text":"b","marks":[{"type":"italic"}]},{"type":"hardBreak","marks":[{"type":"italic"}]},{"type":"text","text":"c","marks":[{"type":"italic"}]}]},{"type":"horizontalRule"},{"type":"blockquote","content":[{"type":"heading","attrs":{"level":6},"content":[{"type":"text","text":"h6"}]},{"type":"horizontalRule"}]}]}`,
+	"json unicode":       `{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"emoji 😀👍🏽 🇫🇷 ZWJ 👩‍👩‍👧 \u00a0nbsp  two spaces <tag> & amp"}]}]}`,
+	"json unsafe link":   `{"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"x","marks":[{"type":"link","attrs":{"href":"javascript:alert(1)"}}]}]}]}`,
+	"json list ends doc": `{"type":"doc","content":[{"type":"orderedList","attrs":{"start":0,"type":"A"},"content":[{"type":"listItem","content":[{"type":"paragraph","content":[{"type":"text","text":"last"}]}]}]}]}`,
 }

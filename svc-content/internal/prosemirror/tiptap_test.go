@@ -37,3 +37,27 @@ func TestParseHTMLMatchesTipTap(t *testing.T) {
 		}
 	}
 }
+
+// TestParseJSONMatchesTipTap loads every JSON seed in Go and in TipTap:
+// getJSON() must equal Go's document and getHTML() Go's rendering.
+func TestParseJSONMatchesTipTap(t *testing.T) {
+	t.Parallel()
+	var cases []tiptaptest.Case
+	for name, seed := range jsonSeeds {
+		doc, err := prosemirror.ParseJSON([]byte(seed))
+		if err != nil {
+			t.Errorf("ParseJSON(%s): %v", name, err)
+			continue
+		}
+		js, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatalf("marshal %s: %v", name, err)
+		}
+		cases = append(cases, tiptaptest.Case{Name: name, JSON: json.RawMessage(seed), GoJSON: js, GoHTML: prosemirror.RenderHTML(doc)})
+	}
+	for name, r := range tiptaptest.Run(t, cases) {
+		if !r.OK {
+			t.Errorf("%s: %v\nTipTap: %s\n        %s", name, r.Problems, r.TipTap.JSON, r.TipTap.HTML)
+		}
+	}
+}
