@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/svc-content/internal/yjs"
+	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 )
 
 // Editor names the editor data of one editor instance.

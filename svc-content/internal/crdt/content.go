@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/svc-content/internal/yjs"
+	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 )
 
 // maxStoredBytes bounds a record below MongoDB's 16 MiB document limit.

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/pkg/events"
-	"github.com/opencollab/backend/svc-content/internal/yjs"
+	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/testenv"
-	"github.com/opencollab/backend/svc-content/internal/yjs"
+	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 	"github.com/opencollab/backend/svc-content/internal/yjs/yjstest"
 )
 

@@ -14,7 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/mongodb"
-	"github.com/opencollab/backend/svc-content/internal/yjs"
+	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 )
 
 // collection holds the versions of every editor's data.

@@ -1,197 +1,206 @@
-// Package yjs writes Yjs document updates (v1 encoding, as Y.applyUpdate
-// reads them) for a document that holds one shared type at one key and
-// whose content is only ever set whole: text (Y.Text), map (Y.Map), array
-// (Y.Array) or XML (Y.XmlFragment of Y.XmlElement and Y.XmlText).
+// Package yjs is a Yjs document engine compatible with yjs 13.6 (npm): it
+// reads and writes Yjs updates (v1; v2 is read too), merges and diffs them
+// without a document (MergeUpdates, DiffUpdate), and keeps full documents
+// (Doc) that integrate remote updates, hold updates whose dependencies have
+// not arrived, and make local edits whose updates stock Yjs applies.
 //
-// A Doc is one Yjs client (ClientID) writing versions. Each version's items
-// follow the previous version's: a sequence version starts after the last
-// top-level item ever written, a map key's new item has the key's previous
-// item as origin, and the update's delete set covers every earlier clock.
-// So the full update loads to the latest version, and a peer that holds an
-// earlier state and applies it converges to the same content.
+// The algorithms are those of Yjs (src/utils/updates.js, encoding.js,
+// structs/Item.js, types/*.js), so documents converge with Yjs peers and
+// updates encode byte for byte as Yjs encodes them. Text indexes and
+// lengths count UTF-16 code units, as JavaScript strings do.
 //
-// Earlier versions are kept the way Yjs's garbage collector leaves deleted
-// content: top-level items as ContentDeleted (structure, no payload) and
-// everything nested in them as GC ranges. An update therefore grows with
-// the number of versions only by a few bytes per top-level item.
+// Values are the lib0 value model: nil, bool, float64 (numbers; Go integer
+// types are accepted on input), string, []any, map[string]any (objects
+// read back as map[string]any; lib0.Object keeps JavaScript's key order),
+// []byte (Uint8Array), and shared types (*Text, *Map, *Array, *XmlElement,
+// *XmlText, *XmlFragment).
 //
-// Strings must be valid UTF-8 (as encoding/json and encoding/xml produce).
+// A Doc is not safe for concurrent use.
 package yjs
 
-import "fmt"
-
-// Kind is the shared type at the document's key.
-type Kind string
-
-// The kinds of shared type, named as the REST interface names them.
-const (
-	KindText  Kind = "text"
-	KindMap   Kind = "map"
-	KindArray Kind = "array"
-	KindXML   Kind = "xml"
+import (
+	"crypto/rand"
+	"encoding/binary"
 )
 
-// Doc is the state needed to write the next version. Its exported fields
-// are what a caller persists between versions.
+// Doc is a Yjs document: one peer with its client id.
 type Doc struct {
-	ClientID uint32
-	Key      string // the root type's name (contentKey)
-	Kind     Kind
-	// Clock is the next clock of ClientID; Start the first clock of the
-	// current version. Clocks [0, Start) belong to replaced versions.
-	Clock, Start uint64
-	// History holds the structs of the replaced versions [0, Start), in
-	// their garbage-collected form; HistoryCount how many there are.
-	History      []byte
-	HistoryCount uint64
-	// Current holds the current version [Start, Clock) in the form it takes
-	// once replaced, ready to be appended to History.
-	Current      []byte
-	CurrentCount uint64
-	// LastTop is the clock of the last top-level item of a sequence kind
-	// (text, array, xml), the origin of the next version; HasLastTop
-	// reports whether there is one.
-	LastTop    uint64
-	HasLastTop bool
-	// KeyClocks maps each key a map version ever had to the clock of its
-	// latest item, the origin of that key's next value.
-	KeyClocks map[string]uint64
+	clientID uint64
+	gc       bool
+	share    map[string]*branch
+	store    *structStore
+	tx       *Tx
+	// cleanups are the transactions waiting for their cleanup, in order.
+	cleanups []*Tx
+	onUpdate []func(update []byte)
+	// markerClock orders search markers by last use.
+	markerClock uint64
 }
 
-// NewDoc starts an empty document for one shared type.
-func NewDoc(clientID uint32, key string, kind Kind) *Doc {
-	return &Doc{ClientID: clientID, Key: key, Kind: kind}
+// NewDoc returns an empty document whose local edits use clientID. Yjs
+// picks random 32-bit ids; any id up to 2^53-1 works with Yjs peers.
+func NewDoc(clientID uint64) *Doc {
+	return &Doc{clientID: clientID, gc: true, share: map[string]*branch{}, store: newStructStore()}
 }
 
-// SetText replaces the content of a text document and returns the full
-// update.
-func (d *Doc) SetText(text string) ([]byte, error) {
-	if err := d.expect(KindText); err != nil {
-		return nil, err
-	}
-	b := d.begin()
-	if text != "" {
-		if _, err := b.top(stringContent(text)); err != nil {
-			return nil, err
-		}
-	}
-	return d.commit(b), nil
+// newClientID is a random 32-bit client id, as Yjs generates.
+func newClientID() uint64 {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return uint64(binary.LittleEndian.Uint32(b[:]))
 }
 
-// SetArray replaces the content of an array document: one ContentAny item
-// holding every value.
-func (d *Doc) SetArray(values []any) ([]byte, error) {
-	if err := d.expect(KindArray); err != nil {
-		return nil, err
-	}
-	b := d.begin()
-	if len(values) > 0 {
-		if _, err := b.top(anyContent(values)); err != nil {
-			return nil, err
-		}
-	}
-	return d.commit(b), nil
-}
+// ClientID is the id of the document's local edits. It changes when a
+// remote update carries structs of this id (another peer uses it), as in
+// Yjs.
+func (d *Doc) ClientID() uint64 { return d.clientID }
 
-// SetMap replaces the content of a map document: one ContentAny item per
-// key, in the order of entries. Keys missing from entries are deleted.
-func (d *Doc) SetMap(entries Object) ([]byte, error) {
-	if err := d.expect(KindMap); err != nil {
-		return nil, err
-	}
-	b := d.begin()
-	for _, f := range entries {
-		if f.Key == "" {
-			return nil, fmt.Errorf("yjs: map keys must not be empty")
-		}
-		p := place{rootKey: d.Key, parentSub: f.Key}
-		if c, ok := b.keyClocks[f.Key]; ok {
-			p.origin = &c
-		}
-		id := b.clock
-		if err := b.add(p, anyContent{f.Value}, true); err != nil {
-			return nil, err
-		}
-		b.keyClocks[f.Key] = id
-	}
-	return d.commit(b), nil
-}
+// SetGC turns garbage collection of deleted content on (the default, as in
+// Yjs) or off.
+func (d *Doc) SetGC(on bool) { d.gc = on }
 
-// SetXML replaces the content of an XML fragment with nodes.
-func (d *Doc) SetXML(nodes []XMLNode) ([]byte, error) {
-	if err := d.expect(KindXML); err != nil {
-		return nil, err
-	}
-	b := d.begin()
-	for _, n := range nodes {
-		if err := b.topXML(n); err != nil {
-			return nil, err
-		}
-	}
-	return d.commit(b), nil
-}
+// OnUpdate calls fn after every transaction that changed the document
+// (remote and local) with the transaction's update (v1), as Yjs's 'update'
+// event.
+func (d *Doc) OnUpdate(fn func(update []byte)) { d.onUpdate = append(d.onUpdate, fn) }
 
-// update is the full update of the current state: every struct, and the
-// delete set of the replaced versions. current is the live encoding of the
-// current version.
-func (d *Doc) update(current []byte, currentCount uint64) []byte {
-	e := &encoder{}
-	if n := d.HistoryCount + currentCount; n == 0 {
-		e.varUint(0) // no client has structs
-	} else {
-		e.varUint(1)
-		e.varUint(n)
-		e.varUint(uint64(d.ClientID))
-		e.varUint(0) // first clock
-		e.bytes(d.History)
-		e.bytes(current)
-	}
-	if d.Start == 0 {
-		e.varUint(0) // empty delete set
-	} else {
-		e.varUint(1)
-		e.varUint(uint64(d.ClientID))
-		e.varUint(1)
-		e.varUint(0)
-		e.varUint(d.Start)
-	}
-	return e.buf
-}
-
-func (d *Doc) expect(k Kind) error {
-	if d.Kind != k {
-		return fmt.Errorf("yjs: document holds %s, not %s", d.Kind, k)
-	}
-	return nil
-}
-
-// begin starts a version after everything written so far. Nothing in d
-// changes until commit, so a failed version leaves d as it was.
-func (d *Doc) begin() *builder {
-	b := &builder{doc: d, clock: d.Clock, keyClocks: map[string]uint64{}}
-	for k, c := range d.KeyClocks {
-		b.keyClocks[k] = c
-	}
-	if d.HasLastTop {
-		last := d.LastTop
-		b.lastTop = &last
+// root returns the root type name, creating it untyped (Yjs doc.get).
+func (d *Doc) root(name string) *branch {
+	b, ok := d.share[name]
+	if !ok {
+		b = &branch{doc: d, ref: refUndefined, name: name}
+		d.share[name] = b
 	}
 	return b
 }
 
-// commit makes b's version the current one and returns the full update.
-func (d *Doc) commit(b *builder) []byte {
-	b.flushGC()
-	d.History = append(d.History, d.Current...)
-	d.HistoryCount += d.CurrentCount
-	d.Start = d.Clock
-	d.Clock = b.clock
-	d.Current, d.CurrentCount = b.tomb.buf, b.tombCount
-	if b.lastTop != nil {
-		d.LastTop, d.HasLastTop = *b.lastTop, true
+// rootAs returns the root type name as kind ref, creating it; nil when it
+// exists as another kind. An untyped root takes the kind, as in Yjs.
+func (d *Doc) rootAs(name string, ref typeRef) *branch {
+	b := d.root(name)
+	switch b.ref {
+	case ref:
+		return b
+	case refUndefined:
+		typed := newBranch(ref, name)
+		b.ref, b.markers, b.hasFormatting = ref, typed.markers, false
+		return b
 	}
-	if d.Kind == KindMap {
-		d.KeyClocks = b.keyClocks
+	return nil
+}
+
+// Root reports the kind of the root type name, if it exists.
+func (d *Doc) Root(name string) (Kind, bool) {
+	b, ok := d.share[name]
+	if !ok {
+		return "", false
 	}
-	return d.update(b.live.buf, b.liveCount)
+	return b.kind(), true
+}
+
+// Roots returns the names of the root types.
+func (d *Doc) Roots() []string {
+	names := make([]string, 0, len(d.share))
+	for n := range d.share {
+		names = append(names, n)
+	}
+	return names
+}
+
+// transact runs fn in a transaction (nested calls join the running one)
+// and then the cleanup of every finished transaction, in order. It returns
+// the update of the transaction it started.
+func (d *Doc) transact(local bool, fn func(tx *Tx) error) (update []byte, err error) {
+	if d.tx != nil {
+		return nil, fn(d.tx)
+	}
+	tx := newTx(d, local)
+	d.tx = tx
+	d.cleanups = append(d.cleanups, tx)
+	func() {
+		defer func() {
+			d.tx = nil
+			if r := recover(); r != nil {
+				tx.rollback()
+				d.cleanups = d.cleanups[:0]
+				panic(r)
+			}
+		}()
+		err = fn(tx)
+	}()
+	if err != nil {
+		tx.rollback()
+	}
+	if d.cleanups[0] != tx {
+		return nil, err // the cleanup loop of an outer transaction runs it
+	}
+	for i := 0; i < len(d.cleanups); i++ {
+		t := d.cleanups[i]
+		u := t.cleanup()
+		if t == tx {
+			update = u
+		}
+		if u != nil {
+			for _, h := range d.onUpdate {
+				h(u)
+			}
+		}
+	}
+	d.cleanups = d.cleanups[:0]
+	return update, err
+}
+
+// Transact runs local edits as the document's client. It returns the
+// update of the transaction (nil when nothing changed), as Yjs's 'update'
+// event gives it. When fn fails, its edits are undone and nothing is kept.
+func (d *Doc) Transact(fn func(tx *Tx) error) ([]byte, error) {
+	return d.transact(true, fn)
+}
+
+// StateVector is the encoded state vector (Y.encodeStateVector).
+func (d *Doc) StateVector() []byte { return EncodeStateVector(d.store.stateVector()) }
+
+// StateVectorMap is the state vector: client -> next clock.
+func (d *Doc) StateVectorMap() map[uint64]uint64 { return d.store.stateVector() }
+
+// EncodeStateAsUpdate encodes what the document has beyond stateVector (nil
+// or empty: everything), including pending structs and deletes, as
+// Y.encodeStateAsUpdate does.
+func (d *Doc) EncodeStateAsUpdate(stateVector []byte) ([]byte, error) {
+	sv := map[uint64]uint64{}
+	if len(stateVector) > 0 {
+		var err error
+		if sv, err = DecodeStateVector(stateVector); err != nil {
+			return nil, err
+		}
+	} else {
+		stateVector = []byte{0}
+	}
+	e := &encoderV1{}
+	writeClientsStructs(e, d.store, sv)
+	writeDeleteSet(e, deleteSetFromStore(d.store))
+	if err := e.err(); err != nil {
+		return nil, err
+	}
+	updates := [][]byte{e.toBytes()}
+	if d.store.pendingDs != nil {
+		updates = append(updates, d.store.pendingDs)
+	}
+	if d.store.pendingStructs != nil {
+		diff, err := DiffUpdate(d.store.pendingStructs, stateVector)
+		if err != nil {
+			return nil, err
+		}
+		updates = append(updates, diff)
+	}
+	if len(updates) == 1 {
+		return updates[0], nil
+	}
+	return MergeUpdates(updates...)
+}
+
+// HasPending reports whether updates left structs or deletes that wait for
+// structs not received yet.
+func (d *Doc) HasPending() bool {
+	return d.store.pendingStructs != nil || d.store.pendingDs != nil
 }

@@ -1,178 +1,214 @@
 package yjs
 
 import (
-	"encoding/xml"
-	"errors"
-	"io"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
 
-// XMLNode is a node of an XML fragment: *XMLElement or XMLText.
-type XMLNode interface{ xmlNode() }
+// XmlFragment is Y.XmlFragment: a sequence of XML nodes (XmlElement,
+// XmlText).
+type XmlFragment branch
 
-// XMLElement becomes a Y.XmlElement: attributes are its map entries (string
-// values), children its sequence.
-type XMLElement struct {
-	Name     string
-	Attrs    []XMLAttr
-	Children []XMLNode
+// XmlElement is Y.XmlElement: a node name, attributes (any values, as
+// y-prosemirror stores them) and child nodes.
+type XmlElement branch
+
+// XmlText is Y.XmlText: a Text inside an XML tree; its formatting
+// attributes are marks.
+type XmlText branch
+
+// XmlHook is Y.XmlHook: a named map inside an XML tree.
+type XmlHook branch
+
+// NewXmlElement is an element not in a document yet, with attributes and
+// children (NewXmlElement, NewXmlText values), to insert with Insert.
+func NewXmlElement(name string, attrs map[string]any, children ...any) *XmlElement {
+	b := newBranch(refXMLElement, name)
+	b.prelim = &prelimContent{values: children, entries: lib0.ObjectFromMap(attrs)}
+	return (*XmlElement)(b)
 }
 
-// XMLAttr is one attribute, in document order.
-type XMLAttr struct{ Name, Value string }
+// NewXmlText is an XML text not in a document yet, holding delta (runs of
+// text with marks); see Text.Delta.
+func NewXmlText(delta ...Delta) *XmlText {
+	b := newBranch(refXMLText, "")
+	b.prelim = &prelimContent{delta: delta}
+	return (*XmlText)(b)
+}
 
-// XMLText becomes a Y.XmlText holding the string.
-type XMLText string
+// XmlFragment returns the root fragment name, creating it
+// (doc.getXmlFragment); nil when the root exists as another kind.
+func (d *Doc) XmlFragment(name string) *XmlFragment {
+	return (*XmlFragment)(d.rootAs(name, refXMLFragment))
+}
 
-func (*XMLElement) xmlNode() {}
-func (XMLText) xmlNode()     {}
+// The sequence half, shared by XmlFragment and XmlElement.
 
-// ParseHTML reads an HTML or XML string into fragment nodes, leniently as
-// HTML is written: HTML entities are decoded, void elements (<br>, <img>,
-// ...) need no end tag, unclosed elements close at the end of the input or
-// at the end tag of an element around them, an end tag that closes nothing
-// is ignored, attributes without a value take their name as value, and
-// names keep their prefix ("svg:rect") and case. Text keeps its whitespace
-// (line ends normalised to "\n" as XML does); comments, processing
-// instructions and directives (<!DOCTYPE>) are dropped. The first of
-// repeated attributes wins. Only input that is not markup at all (such as
-// "<" not followed by a name) is an error.
-func ParseHTML(s string) ([]XMLNode, error) {
-	dec := xml.NewDecoder(strings.NewReader(s))
-	dec.Strict = false
-	dec.AutoClose = xml.HTMLAutoClose
-	dec.Entity = xml.HTMLEntity
-	p := &htmlParser{root: &XMLElement{}}
-	p.stack = []*XMLElement{p.root}
-	for {
-		// RawToken, not Token: Token would rewrite prefixes into namespace
-		// URLs, and the element stack is kept here.
-		tok, err := dec.RawToken()
-		if errors.Is(err, io.EOF) {
-			return p.root.Children, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		p.token(xml.CopyToken(tok))
+// Len is the number of child nodes.
+func (f *XmlFragment) Len() int { return f.length }
+
+// Children returns the child nodes (*XmlElement, *XmlText, ...).
+func (f *XmlFragment) Children() []any { return (*branch)(f).values() }
+
+// Get returns the child at index.
+func (f *XmlFragment) Get(index int) (any, bool) { return (*branch)(f).get(index) }
+
+// Insert inserts nodes made with NewXmlElement / NewXmlText at index.
+func (f *XmlFragment) Insert(tx *Tx, index int, nodes ...any) error {
+	if err := checkTx((*branch)(f), tx, "XML node"); err != nil {
+		return err
 	}
+	return tx.insert((*branch)(f), index, nodes)
 }
 
-type htmlParser struct {
-	root  *XMLElement
-	stack []*XMLElement // open elements, root first
-}
-
-func (p *htmlParser) top() *XMLElement { return p.stack[len(p.stack)-1] }
-
-func (p *htmlParser) token(tok xml.Token) {
-	p.autoClose(tok)
-	switch t := tok.(type) {
-	case xml.StartElement:
-		el := &XMLElement{Name: qualified(t.Name)}
-		seen := map[string]bool{}
-		for _, a := range t.Attr {
-			name := qualified(a.Name)
-			if !seen[name] {
-				seen[name] = true
-				el.Attrs = append(el.Attrs, XMLAttr{Name: name, Value: a.Value})
-			}
-		}
-		p.append(el)
-		p.stack = append(p.stack, el)
-	case xml.EndElement:
-		p.close(qualified(t.Name))
-	case xml.CharData:
-		p.text(string(t))
+// InsertElement inserts an empty element named name at index.
+func (f *XmlFragment) InsertElement(tx *Tx, index int, name string) (*XmlElement, error) {
+	el := NewXmlElement(name, nil)
+	if err := f.Insert(tx, index, el); err != nil {
+		return nil, err
 	}
+	return el, nil
 }
 
-// autoClose closes an open void element (xml.HTMLAutoClose) unless tok is
-// its own end tag, as xml.Decoder.Token does.
-func (p *htmlParser) autoClose(tok xml.Token) {
-	if len(p.stack) == 1 {
-		return
+// InsertText inserts an empty XML text at index.
+func (f *XmlFragment) InsertText(tx *Tx, index int) (*XmlText, error) {
+	t := NewXmlText()
+	if err := f.Insert(tx, index, t); err != nil {
+		return nil, err
 	}
-	name := p.top().Name
-	for _, void := range xml.HTMLAutoClose {
-		if strings.EqualFold(void, name) {
-			if end, ok := tok.(xml.EndElement); !ok || !strings.EqualFold(qualified(end.Name), name) {
-				p.stack = p.stack[:len(p.stack)-1]
-			}
-			return
-		}
-	}
+	return t, nil
 }
 
-// close ends the innermost open element named name and everything opened
-// inside it; an end tag matching no open element is ignored.
-func (p *htmlParser) close(name string) {
-	for i := len(p.stack) - 1; i > 0; i-- {
-		if strings.EqualFold(p.stack[i].Name, name) {
-			p.stack = p.stack[:i]
-			return
-		}
+// Delete deletes n child nodes from index.
+func (f *XmlFragment) Delete(tx *Tx, index, n int) error {
+	if err := checkTx((*branch)(f), tx, "XML node"); err != nil {
+		return err
 	}
+	return tx.deleteFrom((*branch)(f), index, n)
 }
 
-func (p *htmlParser) append(n XMLNode) {
-	parent := p.top()
-	parent.Children = append(parent.Children, n)
-}
+// ToString is toString of Yjs: the children's XML, concatenated.
+func (f *XmlFragment) ToString() string { return childrenString((*branch)(f)) }
 
-// text appends s, joining it to a text node right before it (text split
-// by a dropped comment or a CDATA section is one node).
-func (p *htmlParser) text(s string) {
-	if s == "" {
-		return
-	}
-	parent := p.top()
-	if n := len(parent.Children); n > 0 {
-		if prev, ok := parent.Children[n-1].(XMLText); ok {
-			parent.Children[n-1] = prev + XMLText(s)
-			return
-		}
-	}
-	parent.Children = append(parent.Children, XMLText(s))
-}
+// ToJSON is ToString (as in Yjs).
+func (f *XmlFragment) ToJSON() any { return f.ToString() }
 
-func qualified(n xml.Name) string {
-	if n.Space == "" {
-		return n.Local
-	}
-	return n.Space + ":" + n.Local
-}
+// JSString is how JavaScript's String() renders the node.
+func (f *XmlFragment) JSString() string { return f.ToString() }
 
-// XMLString renders nodes as Y.XmlFragment.toString() does in Yjs: an
-// element as <name a="v">children</name> with its name lower-cased and its
-// attributes sorted by name, text as it is; nothing is escaped and void
-// elements get an end tag too. It is what the stored fragment reads back
-// as.
-func XMLString(nodes []XMLNode) string {
+func childrenString(b *branch) string {
 	var sb strings.Builder
-	for _, n := range nodes {
-		writeXML(&sb, n)
+	for _, v := range b.values() {
+		sb.WriteString(lib0.ToString(v))
 	}
 	return sb.String()
 }
 
-func writeXML(sb *strings.Builder, n XMLNode) {
-	switch t := n.(type) {
-	case XMLText:
-		sb.WriteString(string(t))
-	case *XMLElement:
-		name := strings.ToLower(t.Name)
-		attrs := append([]XMLAttr(nil), t.Attrs...)
-		sort.SliceStable(attrs, func(i, j int) bool { return compareUTF16(attrs[i].Name, attrs[j].Name) < 0 })
-		sb.WriteString("<" + name)
-		for _, a := range attrs {
-			sb.WriteString(" " + a.Name + `="` + a.Value + `"`)
-		}
-		sb.WriteString(">")
-		for _, c := range t.Children {
-			writeXML(sb, c)
-		}
-		sb.WriteString("</" + name + ">")
-	}
+func (e *XmlElement) frag() *XmlFragment { return (*XmlFragment)(e) }
+
+// NodeName is the element's name as written.
+func (e *XmlElement) NodeName() string { return e.name }
+
+// Len is the number of child nodes.
+func (e *XmlElement) Len() int { return e.length }
+
+// Children returns the child nodes.
+func (e *XmlElement) Children() []any { return e.frag().Children() }
+
+// Get returns the child at index.
+func (e *XmlElement) Get(index int) (any, bool) { return e.frag().Get(index) }
+
+// Insert inserts nodes made with NewXmlElement / NewXmlText at index.
+func (e *XmlElement) Insert(tx *Tx, index int, nodes ...any) error {
+	return e.frag().Insert(tx, index, nodes...)
 }
+
+// InsertElement inserts an empty element at index.
+func (e *XmlElement) InsertElement(tx *Tx, index int, name string) (*XmlElement, error) {
+	return e.frag().InsertElement(tx, index, name)
+}
+
+// InsertText inserts an empty XML text at index.
+func (e *XmlElement) InsertText(tx *Tx, index int) (*XmlText, error) {
+	return e.frag().InsertText(tx, index)
+}
+
+// Delete deletes n child nodes from index.
+func (e *XmlElement) Delete(tx *Tx, index, n int) error { return e.frag().Delete(tx, index, n) }
+
+// Attributes returns the attributes (values as JSON values).
+func (e *XmlElement) Attributes() map[string]any { return mapJSON((*branch)(e)) }
+
+// Attribute returns one attribute.
+func (e *XmlElement) Attribute(key string) (any, bool) { return (*Map)(e).Get(key) }
+
+// SetAttribute sets an attribute to any value (a string, or typed as
+// y-prosemirror stores node attributes: level 2 is a number).
+func (e *XmlElement) SetAttribute(tx *Tx, key string, v any) error {
+	if err := checkTx((*branch)(e), tx, "XML element"); err != nil {
+		return err
+	}
+	return tx.mapSet((*branch)(e), key, v)
+}
+
+// RemoveAttribute removes an attribute.
+func (e *XmlElement) RemoveAttribute(tx *Tx, key string) error {
+	if err := checkTx((*branch)(e), tx, "XML element"); err != nil {
+		return err
+	}
+	tx.mapDelete((*branch)(e), key)
+	return nil
+}
+
+// ToString is toString of Yjs: <name a="v">children</name>, the name
+// lower-cased, attributes sorted, nothing escaped.
+func (e *XmlElement) ToString() string {
+	b := (*branch)(e)
+	keys := make([]string, 0, len(b.entries))
+	for k, it := range b.entries {
+		if !it.deleted() {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, lib0.CompareUTF16)
+	name := jsLower(e.name)
+	var sb strings.Builder
+	sb.WriteString("<" + name)
+	for _, k := range keys {
+		v, _ := b.mapGet(k)
+		sb.WriteString(" " + k + `="` + lib0.ToString(v) + `"`)
+	}
+	sb.WriteString(">")
+	sb.WriteString(childrenString(b))
+	sb.WriteString("</" + name + ">")
+	return sb.String()
+}
+
+// ToJSON is ToString (as in Yjs).
+func (e *XmlElement) ToJSON() any { return e.ToString() }
+
+// JSString is how JavaScript's String() renders the node.
+func (e *XmlElement) JSString() string { return e.ToString() }
+
+// jsLower is JavaScript's toLowerCase for the cases Go's differs on.
+func jsLower(s string) string {
+	return strings.ToLower(strings.ReplaceAll(s, "\u0130", "i\u0307"))
+}
+
+// NewXmlHook is a hook not in a document yet.
+func NewXmlHook(name string, entries map[string]any) *XmlHook {
+	b := newBranch(refXMLHook, name)
+	b.prelim = &prelimContent{entries: lib0.ObjectFromMap(entries)}
+	return (*XmlHook)(b)
+}
+
+// HookName is the hook's name.
+func (h *XmlHook) HookName() string { return h.name }
+
+// ToJSON is the hook's entries (a hook is a map).
+func (h *XmlHook) ToJSON() any { return mapJSON((*branch)(h)) }
+
+// JSString is how JavaScript's String() renders a hook.
+func (h *XmlHook) JSString() string { return "[object Object]" }

@@ -1,10 +1,10 @@
-package yjs_test
+package legacyyjs_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/opencollab/backend/svc-content/internal/yjs"
+	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 	"github.com/opencollab/backend/svc-content/internal/yjs/yjstest"
 )
 

@@ -1,4 +1,4 @@
-package yjs
+package legacyyjs
 
 // builder encodes one version twice: live (the items as they are) and tomb
 // (as they will be kept once the next version replaces this one).

@@ -1,4 +1,4 @@
-package yjs
+package legacyyjs
 
 import (
 	"encoding/binary"

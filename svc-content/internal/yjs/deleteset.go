@@ -1,0 +1,149 @@
+package yjs
+
+import (
+	"slices"
+)
+
+// deleteRange is a DeleteItem: clocks [clock, clock+length) of a client.
+type deleteRange struct {
+	clock, length uint64
+}
+
+// deleteSet is Yjs's DeleteSet: per client, the deleted clock ranges.
+type deleteSet map[uint64][]deleteRange
+
+func (ds deleteSet) add(client, clock, length uint64) {
+	ds[client] = append(ds[client], deleteRange{clock, length})
+}
+
+// sortAndMerge is sortAndMergeDeleteSet: ranges sorted by clock, touching
+// and overlapping ranges joined.
+func (ds deleteSet) sortAndMerge() {
+	for client, dels := range ds {
+		ds[client] = sortAndMergeRanges(dels)
+	}
+}
+
+func sortAndMergeRanges(dels []deleteRange) []deleteRange {
+	slices.SortFunc(dels, func(a, b deleteRange) int {
+		switch {
+		case a.clock < b.clock:
+			return -1
+		case a.clock > b.clock:
+			return 1
+		}
+		return 0
+	})
+	j := 1
+	for i := 1; i < len(dels); i++ {
+		left, right := &dels[j-1], dels[i]
+		if left.clock+left.length >= right.clock {
+			left.length = max(left.length, right.clock+right.length-left.clock)
+		} else {
+			dels[j] = right
+			j++
+		}
+	}
+	if len(dels) > 0 {
+		dels = dels[:j]
+	}
+	return dels
+}
+
+// mergeDeleteSets joins delete sets into a new one, sorted and merged.
+func mergeDeleteSets(dss []deleteSet) deleteSet {
+	merged := deleteSet{}
+	for _, ds := range dss {
+		for client, dels := range ds {
+			merged[client] = append(merged[client], dels...)
+		}
+	}
+	merged.sortAndMerge()
+	return merged
+}
+
+// isDeleted reports whether id lies in a range of ds (ranges sorted).
+func (ds deleteSet) isDeleted(id ID) bool {
+	dels := ds[id.Client]
+	i, found := slices.BinarySearchFunc(dels, id.Clock, func(r deleteRange, clock uint64) int {
+		switch {
+		case r.clock+r.length <= clock:
+			return -1
+		case r.clock > clock:
+			return 1
+		}
+		return 0
+	})
+	_ = i
+	return found
+}
+
+// sortedClients returns the clients of ds, highest first: the order in
+// which Yjs writes them.
+func (ds deleteSet) sortedClients() []uint64 {
+	clients := make([]uint64, 0, len(ds))
+	for c := range ds {
+		clients = append(clients, c)
+	}
+	slices.SortFunc(clients, descending)
+	return clients
+}
+
+func descending(a, b uint64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// writeDeleteSet writes ds, clients from the highest.
+func writeDeleteSet(e updateEncoder, ds deleteSet) {
+	e.rest().WriteVarUint(uint64(len(ds)))
+	for _, client := range ds.sortedClients() {
+		dels := ds[client]
+		e.resetDsCurVal()
+		e.rest().WriteVarUint(client)
+		e.rest().WriteVarUint(uint64(len(dels)))
+		for _, r := range dels {
+			e.writeDsClock(r.clock)
+			e.writeDsLen(r.length)
+		}
+	}
+}
+
+// readDeleteSet reads a delete set; ranges stay in wire order. A client
+// listed twice collects both lists, as in Yjs.
+func readDeleteSet(d updateDecoder) (deleteSet, error) {
+	rest := d.rest()
+	ds := deleteSet{}
+	numClients := rest.ReadVarUint()
+	if numClients > uint64(rest.Remaining()) {
+		return nil, malformed("delete set of %d clients, input too short", numClients)
+	}
+	for i := uint64(0); i < numClients; i++ {
+		d.resetDsCurVal()
+		client := rest.ReadVarUint()
+		n := rest.ReadVarUint()
+		if n > uint64(rest.Remaining()) {
+			return nil, malformed("%d deletes announced, input too short", n)
+		}
+		for j := uint64(0); j < n; j++ {
+			clock := d.readDsClock()
+			length := d.readDsLen()
+			if clock > maxClock || length > maxClock || clock+length > maxClock {
+				return nil, malformed("delete range out of range")
+			}
+			ds.add(client, clock, length)
+		}
+		if err := d.err(); err != nil {
+			return nil, malformed("%v", err)
+		}
+	}
+	if err := d.err(); err != nil {
+		return nil, malformed("%v", err)
+	}
+	return ds, nil
+}

@@ -1,0 +1,108 @@
+package yjs
+
+import (
+	"slices"
+
+	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
+)
+
+// writeClientsStructs writes every struct the store has beyond sv, clients
+// from the highest (Yjs writeClientsStructs).
+func writeClientsStructs(e updateEncoder, store *structStore, sv map[uint64]uint64) {
+	type start struct{ client, clock uint64 }
+	var starts []start
+	for client := range store.clients {
+		clock := sv[client]
+		if store.state(client) > clock {
+			starts = append(starts, start{client, clock})
+		}
+	}
+	slices.SortFunc(starts, func(a, b start) int { return descending(a.client, b.client) })
+	e.rest().WriteVarUint(uint64(len(starts)))
+	for _, s := range starts {
+		writeStructs(e, store.clients[s.client], s.client, s.clock)
+	}
+}
+
+// writeStructs writes the structs of one client from clock on.
+func writeStructs(e updateEncoder, structs []*Item, client, clock uint64) {
+	clock = max(clock, structs[0].id.Clock)
+	first := findIndex(structs, clock)
+	e.rest().WriteVarUint(uint64(len(structs) - first))
+	e.writeClient(client)
+	e.rest().WriteVarUint(clock)
+	structs[first].write(e, clock-structs[first].id.Clock)
+	for _, it := range structs[first+1:] {
+		it.write(e, 0)
+	}
+}
+
+// deleteSetFromStore is createDeleteSetFromStructStore: the ranges of all
+// deleted structs.
+func deleteSetFromStore(store *structStore) deleteSet {
+	ds := deleteSet{}
+	for client, structs := range store.clients {
+		var dels []deleteRange
+		for i := 0; i < len(structs); i++ {
+			it := structs[i]
+			if !it.deleted() {
+				continue
+			}
+			clock, length := it.id.Clock, it.length
+			for i+1 < len(structs) && structs[i+1].deleted() {
+				i++
+				length += structs[i].length
+			}
+			dels = append(dels, deleteRange{clock, length})
+		}
+		if len(dels) > 0 {
+			ds[client] = dels
+		}
+	}
+	return ds
+}
+
+// writeStateVector writes sv, clients from the highest.
+func writeStateVector(e *lib0.Encoder, sv map[uint64]uint64) {
+	clients := make([]uint64, 0, len(sv))
+	for c := range sv {
+		clients = append(clients, c)
+	}
+	slices.SortFunc(clients, descending)
+	e.WriteVarUint(uint64(len(clients)))
+	for _, c := range clients {
+		e.WriteVarUint(c)
+		e.WriteVarUint(sv[c])
+	}
+}
+
+// EncodeStateVector encodes a state vector (client -> next clock) as
+// Y.encodeStateVector does.
+func EncodeStateVector(sv map[uint64]uint64) []byte {
+	var e lib0.Encoder
+	writeStateVector(&e, sv)
+	return e.Buf
+}
+
+// DecodeStateVector decodes an encoded state vector: client -> next clock.
+// A client listed twice keeps its last clock, as in Yjs.
+func DecodeStateVector(sv []byte) (map[uint64]uint64, error) {
+	d := lib0.NewDecoder(sv)
+	n := d.ReadVarUint()
+	if n > uint64(d.Remaining()) {
+		return nil, malformed("state vector of %d clients, input too short", n)
+	}
+	m := make(map[uint64]uint64, n)
+	for i := uint64(0); i < n; i++ {
+		client := d.ReadVarUint()
+		clock := d.ReadVarUint()
+		if d.Err() != nil {
+			break
+		}
+		m[client] = clock
+	}
+	if err := d.Err(); err != nil {
+		return nil, malformed("state vector: %v", err)
+	}
+	return m, nil
+}
