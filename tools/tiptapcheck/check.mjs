@@ -2,7 +2,7 @@
 // per line on stdin, writes one result per line on stdout:
 //
 // in:  {name, seed: {html} | {json}, go: {json, html}, update?: base64,
-//       field?: "default"}
+//       next?: {update: base64, json}}
 // out: {name, ok, problems: [...], tiptap: {json, html}, ...}
 //
 // For every case: TipTap builds the seed (an Editor with content: seed,
@@ -16,6 +16,11 @@
 // and the Yjs update of the edits is returned (editUpdate) with the
 // resulting HTML (editedHTML) and the HTML a second editor shows after
 // receiving both updates (secondHTML).
+// With next ({update, json}: Go's update from the seed to another
+// document): an editor mounted on the seed receives it; the fragment must
+// then equal what y-prosemirror's updateYFragment makes of its own seed
+// for that document (nothing duplicated, nothing left over) and the editor
+// must show what an editor mounted on that fragment shows (nextHTML).
 import './dom.mjs'
 // stdout carries the results; ProseMirror's and TipTap's warnings go to stderr.
 console.log = console.info = console.warn = console.error
@@ -61,7 +66,7 @@ function checkSeed (c, out) {
 }
 
 function checkUpdate (c, out) {
-  const field = c.field ?? 'default'
+  const field = 'default'
   const stock = new Y.Doc()
   prosemirrorJSONToYXmlFragment(schema, out.tiptap.json, stock.getXmlFragment(field))
   const stockEditor = collabEditor(stock)
@@ -104,6 +109,46 @@ function checkUpdate (c, out) {
   ed2.destroy()
 }
 
+function checkNext (c, out) {
+  const ydoc = new Y.Doc()
+  Y.applyUpdate(ydoc, Buffer.from(c.update, 'base64'))
+  const ed = collabEditor(ydoc)
+  Y.applyUpdate(ydoc, Buffer.from(c.next.update, 'base64'))
+  const got = dumpY(ydoc.getXmlFragment('default'))
+  out.nextHTML = ed.getHTML()
+  ed.destroy()
+  // y-prosemirror writing the next document over its own seed, with no
+  // mapping from an earlier render: what a server-side update does.
+  const stock = new Y.Doc()
+  prosemirrorJSONToYXmlFragment(schema, out.tiptap.json, stock.getXmlFragment('default'))
+  const stockUpdates = []
+  stock.on('update', u => stockUpdates.push(u))
+  prosemirrorJSONToYXmlFragment(schema, c.next.json, stock.getXmlFragment('default'))
+  const goSize = updateSize([Buffer.from(c.next.update, 'base64')])
+  const stockSize = updateSize(stockUpdates)
+  if (!same(goSize, stockSize)) out.problems.push(`Go's update inserts/deletes ${JSON.stringify(goSize)}, y-prosemirror's ${JSON.stringify(stockSize)}`)
+  if (!same(got, dumpY(stock.getXmlFragment('default')))) {
+    out.problems.push('after Go\'s update the fragment differs from what y-prosemirror writes over the seed')
+    out.yGo = got
+    out.yStock = dumpY(stock.getXmlFragment('default'))
+  }
+  const stockEditor = collabEditor(stock)
+  if (stockEditor.getHTML() !== out.nextHTML) out.problems.push(`after Go's update the editor shows ${JSON.stringify(out.nextHTML)}, on y-prosemirror's ${JSON.stringify(stockEditor.getHTML())}`)
+  stockEditor.destroy()
+}
+
+// updateSize counts what updates insert (item lengths) and delete.
+function updateSize (updates) {
+  let inserted = 0
+  let deleted = 0
+  for (const u of updates) {
+    const { structs, ds } = Y.decodeUpdate(u)
+    for (const st of structs) if (st instanceof Y.Item) inserted += st.length
+    for (const items of ds.clients.values()) for (const it of items) deleted += it.len
+  }
+  return { inserted, deleted }
+}
+
 // checkMount: mounting may append what TipTap's TrailingNode adds (an empty
 // paragraph after a last node that is not one), never delete.
 function checkMount (updates, before, after, out) {
@@ -124,6 +169,7 @@ for await (const line of rl) {
   try {
     checkSeed(c, out)
     if (c.update) checkUpdate(c, out)
+    if (c.next) checkNext(c, out)
   } catch (e) {
     out.problems.push(`exception: ${e.stack}`)
   }

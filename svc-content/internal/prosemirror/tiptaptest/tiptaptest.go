@@ -23,6 +23,10 @@ type Case struct {
 	GoJSON json.RawMessage // Go's document (nil: nothing to compare)
 	GoHTML string
 	Update []byte // Go's Yjs update holding the document at "default"
+	// Next is Go's update from Update's document to NextJSON's (both
+	// set, or neither).
+	Next     []byte
+	NextJSON json.RawMessage
 }
 
 // Result is what TipTap made of a case. Problems lists every check that
@@ -42,6 +46,7 @@ type Result struct {
 	CollabHTML             string `json:"collabHTML"`
 	EditedHTML             string `json:"editedHTML"`
 	SecondHTML             string `json:"secondHTML"`
+	NextHTML               string `json:"nextHTML"`
 	EditUpdate             []byte `json:"editUpdate"`
 	MountAppendedParagraph bool   `json:"mountAppendedParagraph"`
 }
@@ -51,6 +56,12 @@ type wireCase struct {
 	Seed   map[string]any `json:"seed"`
 	Go     *wireGo        `json:"go,omitempty"`
 	Update []byte         `json:"update,omitempty"`
+	Next   *wireNext      `json:"next,omitempty"`
+}
+
+type wireNext struct {
+	Update []byte          `json:"update"`
+	JSON   json.RawMessage `json:"json"`
 }
 
 type wireGo struct {
@@ -71,6 +82,9 @@ func Run(t *testing.T, cases []Case) map[string]Result {
 			w.Seed["json"] = c.JSON
 		} else {
 			w.Seed["html"] = c.HTML
+		}
+		if c.Next != nil {
+			w.Next = &wireNext{Update: c.Next, JSON: c.NextJSON}
 		}
 		if c.GoJSON != nil {
 			w.Go = &wireGo{JSON: c.GoJSON, HTML: c.GoHTML}
