@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
 
 // RenderHTML renders a document as TipTap 3's editor.getHTML() does for
@@ -164,34 +166,11 @@ func attrString(v any) string {
 	case string:
 		return t
 	case float64:
-		return jsNumber(t)
+		return lib0.FormatNumber(t)
 	case bool:
 		return strconv.FormatBool(t)
 	}
 	return ""
-}
-
-// jsNumber formats a number as JavaScript's Number.prototype.toString.
-func jsNumber(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		return "0"
-	}
-	if abs := math.Abs(f); abs >= 1e21 || abs < 1e-6 {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		mant, exp, _ := strings.Cut(s, "e")
-		if exp[0] == '+' {
-			return mant + "e+" + strings.TrimLeft(exp[1:], "0")
-		}
-		return mant + "e-" + strings.TrimLeft(exp[1:], "0")
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 var (
