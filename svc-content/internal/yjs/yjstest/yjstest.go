@@ -1,5 +1,5 @@
 // Package yjstest checks Yjs updates with the real yjs library: it runs
-// tools/yjscheck/check.mjs (at the repository root) under node.
+// the scripts of tools/yjscheck (at the repository root) under node.
 package yjstest
 
 import (
@@ -87,6 +87,24 @@ func report(t *testing.T, out []byte, want int) {
 	if passed != want && !t.Failed() {
 		t.Fatalf("check.mjs passed %d of %d cases:\n%s", passed, want, out)
 	}
+}
+
+// Run runs tools/yjscheck/<script> under node with args and stdin, and
+// returns its standard output; it fails t when the script fails. Without
+// node or the installed yjs package the test is skipped, or fails when
+// CI=true.
+func Run(t *testing.T, script string, stdin []byte, args ...string) []byte {
+	t.Helper()
+	path := filepath.Join(filepath.Dir(scriptPath(t)), script)
+	cmd := exec.CommandContext(t.Context(), "node", append([]string{path}, args...)...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s: %v\n%s", script, err, stderr.String())
+	}
+	return out
 }
 
 // scriptPath finds tools/yjscheck/check.mjs above the working directory
