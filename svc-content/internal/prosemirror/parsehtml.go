@@ -33,8 +33,8 @@ var lossyElements = setOf("audio", "canvas", "embed", "iframe", "img", "input", 
 // without a rule (div, span, section, font, ...) are dropped and their
 // content kept; <script> and <style> are dropped with their content, as
 // TipTap does. The lossy elements above are refused with ErrInvalid, and
-// so is an <ol start> that is not a number and HTML whose text would all
-// be lost.
+// so is an <ol start> that is not a number, HTML whose text would all be
+// lost, and HTML nesting more than 512 elements (the HTML parser's limit).
 func ParseHTML(s string) (*Node, error) {
 	doc, err := html.ParseWithOptions(strings.NewReader("<body>"+s+"</body>"), html.ParseOptionEnableScripting(false))
 	if err != nil {
