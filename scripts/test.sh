@@ -25,6 +25,9 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   # CI=true.
   echo "npm ci --prefix tools/realtimecheck"
   npm ci --prefix tools/realtimecheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/realtimecheck failed; the realtime client tests cannot run"
+  # TipTap 3 + y-prosemirror in jsdom for svc-content's prosemirror tests.
+  echo "npm ci --prefix tools/tiptapcheck"
+  npm ci --prefix tools/tiptapcheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/tiptapcheck failed; the TipTap tests cannot run"
 else
   echo "node/npm not found; the yjs read-back tests cannot run"
 fi
