@@ -63,16 +63,38 @@ func (p *signedPrincipal) apply(h http.Header) {
 	h[internalauth.HeaderSignature] = p.signature
 }
 
+// fixedPrincipal signs one principal that needs no lookup (the operator,
+// realtime upgrades) at most once per signatureLife.
+type fixedPrincipal struct {
+	principal string
+	signer    *internalauth.Signer
+	signed    atomic.Pointer[signedPrincipal]
+}
+
+func newFixedPrincipal(signer *internalauth.Signer, principal string) *fixedPrincipal {
+	return &fixedPrincipal{principal: principal, signer: signer}
+}
+
+// current returns a signature that is still fresh.
+func (f *fixedPrincipal) current() *signedPrincipal {
+	now := time.Now()
+	p := f.signed.Load()
+	if p == nil || !now.Before(p.expires) {
+		p = signPrincipal(f.signer, f.principal, now)
+		f.signed.Store(p)
+	}
+	return p
+}
+
 // operatorAuth checks the operator token and signs the operator principal.
 type operatorAuth struct {
 	enabled bool
 	hash    [sha256.Size]byte
-	signer  *internalauth.Signer
-	current atomic.Pointer[signedPrincipal]
+	signed  *fixedPrincipal
 }
 
 func newOperatorAuth(token string, signer *internalauth.Signer) *operatorAuth {
-	return &operatorAuth{enabled: token != "", hash: sha256.Sum256([]byte(token)), signer: signer}
+	return &operatorAuth{enabled: token != "", hash: sha256.Sum256([]byte(token)), signed: newFixedPrincipal(signer, internalauth.Operator)}
 }
 
 // authenticate compares digests so neither the token nor its length leaks
@@ -86,13 +108,7 @@ func (o *operatorAuth) authenticate(h http.Header) (*signedPrincipal, error) {
 	if subtle.ConstantTimeCompare(sum[:], o.hash[:]) != 1 {
 		return nil, errOperatorDenied
 	}
-	now := time.Now()
-	p := o.current.Load()
-	if p == nil || !now.Before(p.expires) {
-		p = signPrincipal(o.signer, internalauth.Operator, now)
-		o.current.Store(p)
-	}
-	return p, nil
+	return o.signed.current(), nil
 }
 
 // authenticateWorkspace checks the workspace credentials and returns the

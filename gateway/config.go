@@ -33,6 +33,12 @@ type Config struct {
 	// 0 turns the in-process cache off (every request asks Redis).
 	AuthCacheTTL time.Duration `env:"AUTH_CACHE_TTL, default=1s"`
 	LogLevel     string        `env:"LOG_LEVEL, default=info"`
+	// MaxRealtimeTunnels caps this replica's open WebSocket tunnels (realtime
+	// sync); over it an upgrade is refused with UNAVAILABLE before the
+	// service is dialled. Each tunnel holds two sockets and, while idle, two
+	// kernel pipes (6 file descriptors) and two goroutines (~16 KiB), so the
+	// default needs ~60 000 descriptors. 0 refuses every upgrade.
+	MaxRealtimeTunnels int `env:"MAX_REALTIME_TUNNELS, default=10000"`
 }
 
 // maxAuthCacheTTL is the token-reset deadline of the issue.
@@ -54,6 +60,9 @@ func (c *Config) Validate() error {
 	}
 	if c.RateLimitPerSecond < 0 {
 		errs = append(errs, errors.New("RATE_LIMIT_PER_SECOND must be >= 0"))
+	}
+	if c.MaxRealtimeTunnels < 0 {
+		errs = append(errs, errors.New("MAX_REALTIME_TUNNELS must be >= 0"))
 	}
 	if c.MaxBodyBytes <= 0 {
 		errs = append(errs, errors.New("MAX_BODY_BYTES must be > 0"))

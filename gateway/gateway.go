@@ -18,7 +18,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/opencollab/backend/pkg/api"
@@ -40,10 +39,13 @@ type Gateway struct {
 	creds    *credentialStore
 	limiter  *rateLimiter // nil: no rate limit
 	operator *operatorAuth
-	ids      *requestIDs
-	maxBody  int64
-	tracer   trace.Tracer
-	spanOpts []trace.SpanStartOption
+	// realtimeAuth signs the principal of realtime WebSocket upgrades.
+	realtimeAuth *fixedPrincipal
+	tunnels      *tunnels
+	ids          *requestIDs
+	maxBody      int64
+	tracer       trace.Tracer
+	spanOpts     []trace.SpanStartOption
 
 	errTooBig *api.Error
 }
@@ -51,7 +53,8 @@ type Gateway struct {
 var errRateLimited = api.Errorf(api.ResourceExhausted, "rate limit exceeded for this API key; retry later")
 
 // New builds the gateway. It starts no goroutines and opens no connection:
-// upstream connections are dialled on first use and then kept.
+// upstream connections are dialled on first use and then kept. Close it
+// after the server has drained.
 func New(cfg Config, deps Deps) (*Gateway, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -64,7 +67,6 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		logger = slog.Default()
 	}
 	signer := internalauth.NewSigner(cfg.InternalSecret)
-	transport, pool := newTransport(), newBufferPool()
 	proxies := make(map[service]*serviceProxy)
 	for name, raw := range cfg.serviceURLs() {
 		if raw == "" {
@@ -74,26 +76,40 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		if err != nil {
 			return nil, err
 		}
-		proxies[name] = newServiceProxy(name, target, transport, pool, logger)
+		proxies[name] = newServiceProxy(name, target, logger)
 	}
 	workspace := svcclient.New(string(svcWorkspace), cfg.WorkspaceURL, signer)
 	guard := newRedisGuard()
 	g := &Gateway{
-		logger:    logger,
-		rdb:       deps.Redis,
-		router:    newRouter(proxies),
-		creds:     newCredentialStore(deps.Redis, guard, workspace, signer, cfg.AuthCacheTTL, logger),
-		operator:  newOperatorAuth(cfg.OperatorToken, signer),
-		ids:       newRequestIDs(),
-		maxBody:   cfg.MaxBodyBytes,
-		tracer:    otel.Tracer("github.com/opencollab/backend/gateway"),
-		spanOpts:  []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
-		errTooBig: bodyTooLarge(cfg.MaxBodyBytes),
+		logger:       logger,
+		rdb:          deps.Redis,
+		router:       newRouter(proxies),
+		creds:        newCredentialStore(deps.Redis, guard, workspace, signer, cfg.AuthCacheTTL, logger),
+		operator:     newOperatorAuth(cfg.OperatorToken, signer),
+		realtimeAuth: newFixedPrincipal(signer, internalauth.RealtimeUpgrade),
+		tunnels:      newTunnels(cfg.MaxRealtimeTunnels),
+		ids:          newRequestIDs(),
+		maxBody:      cfg.MaxBodyBytes,
+		tracer:       otel.Tracer("github.com/opencollab/backend/gateway"),
+		spanOpts:     []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
+		errTooBig:    bodyTooLarge(cfg.MaxBodyBytes),
 	}
 	if cfg.RateLimitPerSecond > 0 {
 		g.limiter = newRateLimiter(deps.Redis, guard, cfg.RateLimitPerSecond, logger)
 	}
 	return g, nil
+}
+
+// Close ends what outlives requests: it closes every WebSocket tunnel
+// (waiting for their copies to stop), refuses new ones and drops the idle
+// upstream connections. Call it after the HTTP server has drained.
+func (g *Gateway) Close() {
+	g.tunnels.close()
+	for _, rt := range g.router.routes {
+		if rt.proxy != nil {
+			rt.proxy.close()
+		}
+	}
 }
 
 // Handler is the gateway's whole HTTP surface.
@@ -122,6 +138,12 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) {
 	ctx, path := r.Context(), r.URL.Path
 	id := g.ids.ensure(r.Header)
+	if r.Method == http.MethodGet {
+		if rt := g.router.matchRealtime(path); rt != nil {
+			g.realtime(w, r, id, rt)
+			return
+		}
+	}
 	rt := g.router.match(path)
 	if rt == nil {
 		g.reject(w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))
@@ -164,15 +186,12 @@ func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) forward(w http.ResponseWriter, r *http.Request, rt *route, principal *signedPrincipal) {
 	stripInternalHeaders(r.Header)
 	principal.apply(r.Header)
-	if r.ContentLength != 0 {
-		// Also catches chunked bodies that grow past the limit; the proxy's
-		// ErrorHandler turns the error into INVALID_ARGUMENT.
-		r.Body = http.MaxBytesReader(w, r.Body, g.maxBody)
-	}
-	ctx := otel.GetTextMapPropagator().Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
 	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
 	defer span.End()
-	rt.proxy.rp.ServeHTTP(w, r.WithContext(ctx))
+	// A sized body over the limit was refused in handle; a chunked one is
+	// cut off at the limit while it streams (INVALID_ARGUMENT).
+	rt.proxy.serve(ctx, w, r, g.maxBody)
 }
 
 // reject answers with the error envelope. Client mistakes are Debug (a
@@ -197,4 +216,39 @@ func (g *Gateway) reject(w http.ResponseWriter, r *http.Request, id string, err 
 // holds per replica) but keeps serving.
 func (g *Gateway) ready(ctx context.Context) error {
 	return g.rdb.Ping(ctx).Err()
+}
+
+// inboundCarrier reads the client's trace headers for the propagator
+// without canonicalising (allocating) their names on every request.
+type inboundCarrier http.Header
+
+func (c inboundCarrier) key(k string) string {
+	switch k {
+	case "traceparent":
+		return "Traceparent"
+	case "tracestate":
+		return "Tracestate"
+	case "baggage":
+		return "Baggage"
+	}
+	return http.CanonicalHeaderKey(k)
+}
+
+func (c inboundCarrier) Get(k string) string {
+	if v := c[c.key(k)]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+func (c inboundCarrier) Values(k string) []string { return c[c.key(k)] }
+
+func (c inboundCarrier) Set(k, v string) { c[c.key(k)] = []string{v} }
+
+func (c inboundCarrier) Keys() []string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	return keys
 }

@@ -1,71 +1,172 @@
 package gateway
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/internalauth"
 )
 
-// serviceProxy streams requests to one service. All of them share one
-// Transport (pooled keep-alive connections) and one buffer pool.
+// serviceProxy sends requests to one service over its own pool of
+// keep-alive connections. The handler's goroutine does the whole exchange:
+// one write of the head (and a small body), one read of the answer, whose
+// head goes straight into the client's response; bodies are streamed with
+// pooled buffers, never decoded.
 type serviceProxy struct {
 	name   service
-	target *url.URL
-	rp     *httputil.ReverseProxy
+	host   string // the Host header sent
+	pool   *connPool
 	logger *slog.Logger
 	// unavailable is prebuilt: the message never changes.
 	unavailable *api.Error
 }
 
-func newServiceProxy(name service, target *url.URL, transport http.RoundTripper, pool httputil.BufferPool, logger *slog.Logger) *serviceProxy {
-	p := &serviceProxy{
-		name: name, target: target, logger: logger,
+func newServiceProxy(name service, target *url.URL, logger *slog.Logger) *serviceProxy {
+	addr := target.Host
+	if target.Port() == "" {
+		addr += map[bool]string{true: ":443", false: ":80"}[target.Scheme == "https"]
+	}
+	var tlsCfg *tls.Config
+	if target.Scheme == "https" {
+		tlsCfg = &tls.Config{ServerName: target.Hostname(), MinVersion: tls.VersionTLS12}
+	}
+	return &serviceProxy{
+		name: name, host: target.Host, pool: newConnPool(addr, tlsCfg), logger: logger,
 		unavailable: api.Errorf(api.Unavailable, "%s service is unavailable", name),
 	}
-	p.rp = &httputil.ReverseProxy{
-		Rewrite:        p.rewrite,
-		Transport:      transport,
-		BufferPool:     pool,
-		ErrorHandler:   p.handleError,
-		ModifyResponse: echoRequestID,
-		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+}
+
+// aLongTimeAgo is a deadline that fails a blocked read or write at once.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// serve proxies r (already authenticated and signed) and writes the answer
+// or an envelope to w. ctx carries the gateway's span.
+func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, maxBody int64) {
+	bp := getBuf()
+	defer putBuf(bp)
+	var trace traceHeaders
+	otel.GetTextMapPropagator().Inject(ctx, &trace)
+	out := outRequest{host: p.host, trace: &trace}
+
+	length := r.ContentLength
+	buf := appendRequestHead((*bp)[:0], r, out, length)
+	inline := length == 0
+	if length > 0 && length <= inlineBodyMax {
+		var err error
+		if buf, err = readInline(buf, r.Body, length); err != nil {
+			p.fail(ctx, w, r, err)
+			return
+		}
+		inline = true
 	}
-	return p
+	if length < 0 {
+		// Chunked: the limit trips while streaming.
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	}
+	*bp = buf[:0] // keep a grown buffer for the next request
+	for attempt := 0; ; attempt++ {
+		c, err := p.connection(ctx, attempt)
+		if err != nil {
+			p.fail(ctx, w, r, err)
+			return
+		}
+		retry, err := p.exchange(ctx, c, w, r, buf, inline)
+		if err == nil {
+			return
+		}
+		// A reused connection the service closed just as we sent is retried
+		// once on a new one, when the request can be sent again in full.
+		if !(retry && inline && attempt == 0) {
+			p.fail(ctx, w, r, err)
+			return
+		}
+	}
 }
 
-// rewrite points the outgoing request at the service. Rewrite (unlike
-// Director) has already dropped hop-by-hop and X-Forwarded-* headers; the
-// path and body go through untouched.
-func (p *serviceProxy) rewrite(pr *httputil.ProxyRequest) {
-	pr.Out.URL.Scheme = p.target.Scheme
-	pr.Out.URL.Host = p.target.Host
-	pr.Out.Host = ""
-	// In carries the context extracted from the client's traceparent (and
-	// the gateway span when tracing is on); write it back for the service.
-	otel.GetTextMapPropagator().Inject(pr.In.Context(), propagation.HeaderCarrier(pr.Out.Header))
+// connection is a pooled connection, or for a retry a new one: the pool
+// may hold more connections the service has closed.
+func (p *serviceProxy) connection(ctx context.Context, attempt int) (*upConn, error) {
+	if attempt == 0 {
+		return p.pool.get(ctx)
+	}
+	return p.pool.dial(ctx)
 }
 
-// handleError answers a request the service never answered.
-func (p *serviceProxy) handleError(w http.ResponseWriter, r *http.Request, err error) {
-	ctx := r.Context()
-	var tooBig *http.MaxBytesError
+// exchange sends one request on c and copies the answer to w. It returns
+// whether a failure may be retried (nothing was answered on a reused
+// connection). Once the answer's head is written to the client, failures
+// can only abort the client's connection.
+func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, inline bool) (bool, error) {
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(aLongTimeAgo) })
+	healthy := false
+	defer func() {
+		if stop() && healthy {
+			p.pool.put(c)
+		} else {
+			_ = c.Close()
+		}
+	}()
+	if _, err := c.Write(head); err != nil {
+		return c.reused, err
+	}
+	if !inline {
+		if err := streamBody(c, r.Body, r.ContentLength < 0); err != nil {
+			return false, err
+		}
+	}
+	h := w.Header()
+	rh, err := readResponseHead(c.br, h)
+	if err != nil || rh.status == http.StatusSwitchingProtocols {
+		clear(h)
+		if err == nil {
+			err = errBadAnswer
+		}
+		return c.reused && errors.Is(err, errNoResponse), err
+	}
+	echoRequestID(h, r.Header)
+	w.WriteHeader(rh.status)
+	if !bodyAllowed(r.Method, rh.status) {
+		healthy = rh.keepAlive
+		return false, nil
+	}
+	clean, err := copyAnswerBody(w, c.br, rh)
+	if err != nil {
+		if errors.Is(err, errClientGone) {
+			return false, nil // nobody left to tell
+		}
+		// The client already has the head: abort its connection so a
+		// truncated body cannot pass for a whole one.
+		p.logger.WarnContext(ctx, "service answer broke off", "service", p.name, "error", err)
+		panic(http.ErrAbortHandler)
+	}
+	healthy = clean && rh.keepAlive
+	return false, nil
+}
+
+func bodyAllowed(method string, status int) bool {
+	return method != http.MethodHead && status != http.StatusNoContent && status != http.StatusNotModified && status >= 200
+}
+
+// fail answers a request the service never answered.
+func (p *serviceProxy) fail(ctx context.Context, w http.ResponseWriter, r *http.Request, err error) {
+	var (
+		tooBig  *http.MaxBytesError
+		badBody bodyError
+	)
 	switch {
 	case errors.As(err, &tooBig):
 		api.WriteError(ctx, w, bodyTooLarge(tooBig.Limit))
-	case ctx.Err() != nil:
-		// The client left; the answer is for the record only.
-		p.logger.DebugContext(ctx, "client gone before the service answered", "service", p.name)
+	case ctx.Err() != nil || errors.As(err, &badBody):
+		// The client left or broke off its body; the answer is for the
+		// record only.
+		p.logger.DebugContext(ctx, "client gone before the service answered", "service", p.name, "error", err)
 		api.WriteError(ctx, w, p.unavailable)
 	default:
 		p.logger.WarnContext(ctx, "service unreachable", "service", p.name, "path", r.URL.Path, "error", err)
@@ -73,52 +174,9 @@ func (p *serviceProxy) handleError(w http.ResponseWriter, r *http.Request, err e
 	}
 }
 
-// echoRequestID returns the request id to the client when the service did
-// not set one itself.
-func echoRequestID(resp *http.Response) error {
-	if _, ok := resp.Header[internalauth.HeaderRequestID]; !ok && resp.Request != nil {
-		if id := resp.Request.Header[internalauth.HeaderRequestID]; len(id) > 0 {
-			resp.Header[internalauth.HeaderRequestID] = id
-		}
-	}
-	return nil
-}
-
 func bodyTooLarge(limit int64) *api.Error {
 	return api.Errorf(api.InvalidArgument, "request body is larger than %d bytes", limit)
 }
 
-// newTransport keeps many idle connections per service: at thousands of
-// requests per second a small idle pool would dial (and leave TIME_WAIT
-// sockets) on most requests. No compression: bodies pass through as sent.
-func newTransport() *http.Transport {
-	return &http.Transport{
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:          0, // no global cap; bounded per host
-		MaxIdleConnsPerHost:   1024,
-		IdleConnTimeout:       90 * time.Second,
-		ExpectContinueTimeout: time.Second,
-		DisableCompression:    true,
-		ReadBufferSize:        16 << 10,
-		WriteBufferSize:       16 << 10,
-	}
-}
-
-// bufferPool recycles the proxy's copy buffers. Storing a []byte in a
-// sync.Pool boxes its slice header (24 bytes), far cheaper than a fresh
-// 32 KiB buffer per request.
-type bufferPool struct{ pool sync.Pool }
-
-const copyBufferSize = 32 << 10
-
-func newBufferPool() *bufferPool {
-	return &bufferPool{pool: sync.Pool{New: func() any { return make([]byte, copyBufferSize) }}}
-}
-
-func (b *bufferPool) Get() []byte { return b.pool.Get().([]byte) }
-
-func (b *bufferPool) Put(buf []byte) {
-	if cap(buf) == copyBufferSize {
-		b.pool.Put(buf[:copyBufferSize])
-	}
-}
+// close drops the idle upstream connections.
+func (p *serviceProxy) close() { p.pool.close() }

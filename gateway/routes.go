@@ -59,6 +59,46 @@ var operatorPaths = []string{
 	"/v2/workspace/features/get",
 }
 
+// realtimeTable lists the WebSocket upgrade endpoints of realtime sync:
+// GET with Upgrade: websocket on exactly these path shapes ({name} is one
+// non-empty segment). They are not authenticated by API-key headers
+// (browsers cannot send them): svc-content checks the user token in the
+// URL. Other methods on these paths follow routeTable as before.
+var realtimeTable = []struct {
+	pattern string
+	service service
+}{
+	{"/v2/crdt/sync/{org}/{doc}/{editor}", svcContent}, // y-websocket, ?token=JWT
+	{"/v2/crdt/hocuspocus", svcContent},                // Hocuspocus, token in its auth message
+}
+
+// RouteInfo describes one entry of the gateway's public surface.
+type RouteInfo struct {
+	Method  string // "POST", or "GET" for WebSocket upgrades
+	Path    string // a prefix (ending in "/" or not), or a realtime pattern
+	Service string
+	// Auth: "workspace" (API key + auth token), "operator" (operator
+	// token) or "realtime" (none at the gateway; the service checks the
+	// user token).
+	Auth string
+}
+
+// Routes lists what the gateway serves: every prefix, operator path and
+// realtime upgrade path, in table order.
+func Routes() []RouteInfo {
+	var out []RouteInfo
+	for _, e := range routeTable {
+		out = append(out, RouteInfo{Method: "POST", Path: e.prefix, Service: string(e.service), Auth: "workspace"})
+	}
+	for _, p := range operatorPaths {
+		out = append(out, RouteInfo{Method: "POST", Path: p, Service: string(svcWorkspace), Auth: "operator"})
+	}
+	for _, e := range realtimeTable {
+		out = append(out, RouteInfo{Method: "GET", Path: e.pattern, Service: string(e.service), Auth: "realtime"})
+	}
+	return out
+}
+
 // route is one resolved entry: where a prefix goes and how it is proxied.
 type route struct {
 	prefix  string
@@ -73,18 +113,19 @@ type route struct {
 // prefixes sorted longest first is both the simplest and a fast match.
 type router struct {
 	routes   []*route
+	realtime []*route
 	operator map[string]bool
 }
 
 func newRouter(proxies map[service]*serviceProxy) *router {
 	rt := &router{operator: make(map[string]bool, len(operatorPaths))}
 	for _, e := range routeTable {
-		rt.routes = append(rt.routes, &route{
-			prefix:   e.prefix,
-			service:  e.service,
-			spanName: "gateway " + e.prefix,
-			proxy:    proxies[e.service],
-		})
+		rt.routes = append(rt.routes, &route{prefix: e.prefix, service: e.service,
+			spanName: "gateway " + e.prefix, proxy: proxies[e.service]})
+	}
+	for _, e := range realtimeTable {
+		rt.realtime = append(rt.realtime, &route{prefix: e.pattern, service: e.service,
+			spanName: "gateway realtime " + e.pattern, proxy: proxies[e.service]})
 	}
 	sort.SliceStable(rt.routes, func(i, j int) bool { return len(rt.routes[i].prefix) > len(rt.routes[j].prefix) })
 	for _, p := range operatorPaths {
@@ -102,6 +143,19 @@ func (rt *router) match(path string) *route {
 	}
 	for _, r := range rt.routes {
 		if strings.HasPrefix(path, r.prefix) {
+			return r
+		}
+	}
+	return nil
+}
+
+// matchRealtime returns the realtime route whose pattern path has, or nil.
+func (rt *router) matchRealtime(path string) *route {
+	if !cleanPath(path) {
+		return nil
+	}
+	for _, r := range rt.realtime {
+		if matchPattern(r.prefix, path) {
 			return r
 		}
 	}

@@ -20,6 +20,14 @@ fi
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   echo "npm ci --prefix tools/yjscheck"
   npm ci --prefix tools/yjscheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/yjscheck failed; the yjs read-back tests cannot run"
+  # The realtime tests drive stock clients (y-websocket, Hocuspocus, TipTap
+  # in jsdom) from tools/realtimecheck; they skip without it, and fail when
+  # CI=true.
+  echo "npm ci --prefix tools/realtimecheck"
+  npm ci --prefix tools/realtimecheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/realtimecheck failed; the realtime client tests cannot run"
+  # TipTap 3 + y-prosemirror in jsdom for svc-content's prosemirror tests.
+  echo "npm ci --prefix tools/tiptapcheck"
+  npm ci --prefix tools/tiptapcheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/tiptapcheck failed; the TipTap tests cannot run"
 else
   echo "node/npm not found; the yjs read-back tests cannot run"
 fi

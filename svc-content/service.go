@@ -66,6 +66,7 @@ type Config struct {
 	// 0 (a host that builds Config by hand) means 30s.
 	MigrationLease time.Duration `env:"MIGRATION_LEASE, default=30s"`
 	LogLevel       string        `env:"LOG_LEVEL, default=info"`
+	Realtime       RealtimeConfig
 }
 
 // Validate checks what New needs. Store addresses are checked by
@@ -82,6 +83,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MigrationLease != 0 && c.MigrationLease < minMigrationLease {
 		errs = append(errs, fmt.Errorf("MIGRATION_LEASE must be at least %s", minMigrationLease))
+	}
+	if err := c.Realtime.settings().Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
@@ -132,10 +136,11 @@ type Deps struct {
 // Service is a ready-to-serve content service with its background work
 // (outbox relay, migration worker) running until Close.
 type Service struct {
-	handler http.Handler
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
-	once    sync.Once
+	handler  http.Handler
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	once     sync.Once
+	realtime *realtimeDoor
 }
 
 // New creates the indexes, wires the packages, starts the outbox relay and
@@ -173,14 +178,16 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	engine := api.NewEngine(func(ctx context.Context) error {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
+	rt := startRealtime(cfg, deps.Redis, crdtSvc, serviceClient("svc-identity", cfg.IdentityURL, signer),
+		serviceClient("svc-activity", cfg.ActivityURL, signer), logger)
 	httpapi.Routes(engine, signer, httpapi.Services{
 		CRDT: crdtSvc, Annotations: annotationsSvc, Features: features.NewChecker(workspace, 0),
-		Locations: locationsSvc, Migrations: migrations, Documents: own,
+		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub,
 	})
 
 	// Background work outlives New's context and stops with Close.
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Service{handler: otelhttp.NewHandler(engine, Name), cancel: cancel}
+	s := &Service{handler: otelhttp.NewHandler(engine, Name), cancel: cancel, realtime: rt}
 	worker := migrations.NewWorker(migration.WorkerOptions{Lease: cfg.MigrationLease})
 	s.wg.Go(func() { pub.RunRelay(bg) })
 	s.wg.Go(func() { worker.Run(bg) })
@@ -194,6 +201,7 @@ func (s *Service) Handler() http.Handler { return s.handler }
 // is left to its lease: another replica (or the next start) resumes it.
 func (s *Service) Close() {
 	s.once.Do(func() {
+		s.realtime.close()
 		s.cancel()
 		s.wg.Wait()
 	})

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
@@ -82,6 +83,28 @@ type Deps struct {
 // Service is a ready-to-serve identity service.
 type Service struct {
 	handler http.Handler
+	stop    context.CancelFunc // the outbox relay of the access events
+	done    chan struct{}
+}
+
+// EventSource is the source of identity's events (stream
+// "events:identity"): today only AccessRemovedEvent.
+const EventSource = "identity"
+
+// AccessRemovedEvent says a user's grants were removed
+// (permissions/remove, users/delete); svc-content ends the user's realtime
+// sessions that no longer have access.
+const AccessRemovedEvent = "identity.access_removed"
+
+// accessEvents publishes AccessRemovedEvent.
+type accessEvents struct{ pub *events.Publisher }
+
+func (a accessEvents) AccessRemoved(ctx context.Context, ws, userID, orgID string) error {
+	ev, err := events.New(AccessRemovedEvent, EventSource, ws, orgID, "", map[string]string{"userId": userID})
+	if err != nil {
+		return err
+	}
+	return a.pub.Publish(ctx, ev)
 }
 
 // New creates the indexes and builds the HTTP handler.
@@ -100,8 +123,15 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if err := secrets.EnsureIndexes(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
+	revocations := store.NewRevocations(deps.DB)
+	pub := events.NewPublisher(deps.Redis, deps.DB, EventSource, deps.Logger)
+	for _, ensure := range []func(context.Context) error{revocations.EnsureIndexes, pub.EnsureIndexes} {
+		if err := ensure(ctx); err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+	}
 	pages := pagetoken.New(deps.Redis, 0)
-	ids := identity.NewService(mongoStore, pages, time.Now)
+	ids := identity.NewService(mongoStore, pages, time.Now).WithRevocations(revocations, accessEvents{pub})
 	signer := internalauth.NewSigner(cfg.InternalSecret)
 	backends := httpapi.Backends{
 		Features: features.NewChecker(optionalClient("svc-workspace", cfg.WorkspaceURL, signer), 0),
@@ -114,7 +144,16 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
 	httpapi.Routes(engine, signer, ids, secrets, time.Now, backends)
-	return &Service{handler: otelhttp.NewHandler(engine, Name)}, nil
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	svc := &Service{handler: otelhttp.NewHandler(engine, Name), stop: stop, done: make(chan struct{})}
+	go func() { defer close(svc.done); pub.RunRelay(bg) }()
+	return svc, nil
+}
+
+// Close stops the outbox relay.
+func (s *Service) Close() {
+	s.stop()
+	<-s.done
 }
 
 // optionalClient is a client for the service at baseURL, or nil when no

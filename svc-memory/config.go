@@ -41,9 +41,16 @@ type Config struct {
 	ChatAPIKey  string `env:"CHAT_API_KEY" mask:"true"`
 	ChatModel   string `env:"CHAT_MODEL"`
 
-	// MinSimilarity is the relevance threshold of ask and suggest; 0 takes
-	// the default tuned for the hashing embedder. Tune it for a model.
+	// Retrieval selects how search, ask and suggest find judgments:
+	// hybrid (vector and lexical fused, the default), vector or lexical.
+	Retrieval string `env:"MEMORY_RETRIEVAL, default=hybrid"`
+	// MinSimilarity is the cosine at which a judgment counts as evidence
+	// for ask and suggest; 0 takes the default measured on the built-in
+	// embedder. Tune it for a model. MinCoverage is the same for the
+	// lexical leg (the share of the judgment's or the query's terms
+	// matched); 0 takes the default.
 	MinSimilarity float64 `env:"MEMORY_MIN_SIMILARITY, default=0"`
+	MinCoverage   float64 `env:"MEMORY_MIN_COVERAGE, default=0"`
 
 	LogLevel string `env:"LOG_LEVEL, default=info"`
 }
@@ -66,6 +73,14 @@ func (c *Config) Validate() error {
 	}
 	if c.MinSimilarity < 0 || c.MinSimilarity > 1 {
 		errs = append(errs, errors.New("MEMORY_MIN_SIMILARITY must be between 0 and 1"))
+	}
+	if c.MinCoverage < 0 || c.MinCoverage > 1 {
+		errs = append(errs, errors.New("MEMORY_MIN_COVERAGE must be between 0 and 1"))
+	}
+	switch c.Retrieval {
+	case "", "hybrid", "vector", "lexical":
+	default:
+		errs = append(errs, fmt.Errorf("MEMORY_RETRIEVAL must be hybrid, vector or lexical, got %q", c.Retrieval))
 	}
 	if c.QdrantAddr != "" && c.QdrantCollection == "" {
 		errs = append(errs, errors.New("QDRANT_COLLECTION is required with QDRANT_ADDR"))

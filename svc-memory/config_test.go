@@ -23,6 +23,9 @@ func TestConfigValidate(t *testing.T) {
 		{"embeddings without model", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, EmbeddingsBaseURL: "http://e"}, true},
 		{"chat without model", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, ChatBaseURL: "http://c"}, true},
 		{"threshold above 1", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, MinSimilarity: 1.5}, true},
+		{"coverage below 0", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, MinCoverage: -0.1}, true},
+		{"unknown retrieval", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, Retrieval: "semantic"}, true},
+		{"lexical retrieval", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, Retrieval: "lexical"}, false},
 		{"full", svcmemory.Config{InternalSecret: long, EmbeddingDim: 1536, EmbeddingsBaseURL: "http://e", EmbeddingsModel: "m",
 			ChatBaseURL: "http://c", ChatModel: "m", MinSimilarity: 0.4}, false},
 	}

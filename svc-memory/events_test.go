@@ -141,7 +141,7 @@ func TestIndexIsRebuiltFromStore(t *testing.T) {
 				review("r3", "comment_annotation.approve", "o1", "d1", "ann3", "u3", "Lovely summary", at))
 			e.svc.Close()
 			if snapshots {
-				for _, name := range []string{"review.snapshot", "content.snapshot"} {
+				for _, name := range []string{"review.builtin-hash-v2-256.snapshot", "content.builtin-hash-v2-256.snapshot"} {
 					if _, err := os.Stat(filepath.Join(cfg.IndexSnapshotDir, name)); err != nil {
 						t.Fatalf("no snapshot written: %v", err)
 					}

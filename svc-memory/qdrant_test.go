@@ -16,7 +16,7 @@ func TestServiceOnQdrant(t *testing.T) {
 	cfg := svcmemory.Config{QdrantAddr: srv.Addr(), QdrantCollection: "judgments"}
 	e := newEnv(t, cfg)
 	seed(e)
-	for _, name := range []string{"judgments_review", "judgments_content"} {
+	for _, name := range []string{"judgments_review_builtin-hash-v2-256", "judgments_content_builtin-hash-v2-256"} {
 		if _, ok := srv.PayloadIndexes(name); !ok {
 			t.Fatalf("collection %s not created", name)
 		}

@@ -120,7 +120,8 @@ func TestSearchRankingAndRecordShape(t *testing.T) {
 	if len(res.Results) != 7 {
 		t.Fatalf("%d results", len(res.Results))
 	}
-	if top := res.Results[0].RecordID; top != "s2" && top != "s1" {
+	// s1, s2 and s6 all say the citation is missing.
+	if top := res.Results[0].RecordID; top != "s2" && top != "s1" && top != "s6" {
 		t.Fatalf("top result %s: %s", top, ids(res.Results))
 	}
 	for i := 1; i < len(res.Results); i++ {

@@ -27,6 +27,7 @@ import (
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/httpapi"
+	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
 	"github.com/opencollab/backend/svc-memory/internal/store"
 )
@@ -70,14 +71,18 @@ type Deps struct {
 // consumer and the index sweeper, snapshots an embedded index when
 // configured, and releases the indexes.
 type Service struct {
-	handler http.Handler
-	memory  *memory.Service
-	indexes *indexes
-	logger  *slog.Logger
-	stop    context.CancelFunc
-	running sync.WaitGroup
-	closed  sync.Once
-	ready   atomic.Bool // the index has caught up with the store at start
+	handler  http.Handler
+	memory   *memory.Service
+	indexes  *indexes
+	vectors  *vectors
+	embedder embedder
+	states   *store.States
+	cfg      Config
+	logger   *slog.Logger
+	stop     context.CancelFunc
+	running  sync.WaitGroup
+	closed   sync.Once
+	ready    atomic.Bool // the index has caught up with the store at start
 }
 
 // New creates the indexes of the store, opens the vector indexes, starts
@@ -102,10 +107,12 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	idx, err := openIndexes(ctx, cfg, embedder.Dim(), logger)
+	states := store.NewStates(deps.DB)
+	vecs, err := planVectors(ctx, cfg, embedder, states, logger)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
+	idx := vecs.current
 	chatModel, err := newChat(cfg)
 	if err != nil {
 		_ = idx.close()
@@ -113,11 +120,14 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	}
 	pages := pagetoken.New(deps.Redis, 0)
 	mem := memory.NewService(memory.Deps{
-		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Chat: chatModel,
-		Pages: pages, Logger: logger, MinSimilarity: cfg.MinSimilarity,
-		KeywordsOnly: cfg.EmbeddingsBaseURL == "", // the hashing embedder
+		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Model: modelTag(embedder),
+		Chat: chatModel, Pages: pages, Logger: logger, Lexical: lexical.New(), Retrieval: cfg.Retrieval,
+		MinSimilarity: cfg.MinSimilarity, MinCoverage: cfg.MinCoverage,
 	})
-	s := &Service{memory: mem, indexes: idx, logger: logger}
+	if vecs.reembed {
+		mem.SetServing(vecs.previous) // nil: lexical only until re-embedded
+	}
+	s := &Service{memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, cfg: cfg, logger: logger}
 	engine := api.NewEngine(func(ctx context.Context) error {
 		if !s.ready.Load() {
 			return errors.New("vector index still catching up with the judgments")
@@ -157,6 +167,9 @@ func (s *Service) close() {
 	if err := s.indexes.close(); err != nil {
 		s.logger.WarnContext(ctx, "memory: closing the vector index failed", "error", err)
 	}
+	if s.vectors.prevIdx != nil {
+		_ = s.vectors.prevIdx.close()
+	}
 }
 
 // maintainIndex brings the vector index up to date with the store of
@@ -165,6 +178,21 @@ func (s *Service) close() {
 // snapshots an embedded index.
 func (s *Service) maintainIndex(ctx context.Context) {
 	for ctx.Err() == nil {
+		n, err := s.memory.LoadLexical(ctx)
+		if err == nil {
+			s.logger.InfoContext(ctx, "memory: lexical index loaded", "judgments", n)
+			break
+		}
+		s.logger.WarnContext(ctx, "memory: loading the lexical index failed, retrying", "error", err)
+		sleep(ctx, 5*time.Second)
+	}
+	if s.vectors.reembed {
+		// The model changed: serve (previous vectors, lexical) while the
+		// new model's vectors are built.
+		s.ready.Store(true)
+		s.reembedInBackground(ctx)
+	}
+	for ctx.Err() == nil && !s.vectors.reembed {
 		since, needed := s.indexes.staleSince()
 		var n int
 		var err error
@@ -175,6 +203,7 @@ func (s *Service) maintainIndex(ctx context.Context) {
 		}
 		if err == nil {
 			s.logger.InfoContext(ctx, "memory: vector index ready", "indexed", n, "rebuild", needed && since == 0)
+			s.recordModel(ctx)
 			break
 		}
 		if ctx.Err() != nil {

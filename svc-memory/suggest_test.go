@@ -19,6 +19,14 @@ type suggestion struct {
 	TopReasons      []string `json:"topReasons"`
 	UniqueReviewers int      `json:"uniqueReviewers"`
 	Caveats         []string `json:"caveats"`
+	Explanation     string   `json:"explanation"`
+	Evidence        []struct {
+		RecordID  string  `json:"recordId"`
+		Decision  string  `json:"decision"`
+		Relevance float64 `json:"relevance"`
+		Recency   float64 `json:"recency"`
+		Weight    float64 `json:"weight"`
+	} `json:"evidence"`
 }
 
 type suggestResult struct {
@@ -90,6 +98,26 @@ func TestSuggestSplitEvidence(t *testing.T) {
 	if len(p.TopReasons) != 2 || p.TopReasons[0] == p.TopReasons[1] {
 		t.Fatalf("top reasons %v", p.TopReasons)
 	}
+	// The evidence lists each side's judgments with their weights.
+	if len(p.Evidence) != 3 || len(c.Evidence) != 2 || p.Explanation == "" || c.Explanation == "" {
+		t.Fatalf("evidence %+v / %+v", p, c)
+	}
+	var lead, other float64
+	for _, ev := range p.Evidence {
+		if !slices.Contains([]string{"p1", "p2", "p3"}, ev.RecordID) || ev.Weight <= 0 || ev.Relevance <= 0 || ev.Recency <= 0 || ev.Recency > 1 {
+			t.Fatalf("primary evidence %+v", ev)
+		}
+		lead += ev.Weight
+	}
+	for _, ev := range c.Evidence {
+		if ev.RecordID != "p4" && ev.RecordID != "p5" {
+			t.Fatalf("conflict evidence %+v", ev)
+		}
+		other += ev.Weight
+	}
+	if lead <= other {
+		t.Fatalf("the leading side weighs %v, the other %v", lead, other)
+	}
 }
 
 func TestSuggestRules(t *testing.T) {
@@ -124,6 +152,13 @@ func TestSuggestRules(t *testing.T) {
 		got := e.suggest(ws1, map[string]any{"query": "informal tone", "organizationId": "o1", "documentId": "d3"})
 		if got.Primary == nil || got.Primary.Scope != "organization" || got.Primary.ScopeLabel != "this organization" {
 			t.Fatalf("%+v", got.Primary)
+		}
+	})
+	t.Run("never another organization", func(t *testing.T) {
+		// o2 has no precedent; o1's must not be used for it.
+		got := e.suggest(ws1, map[string]any{"query": "informal tone", "organizationId": "o2"})
+		if got.Primary != nil || got.Conflict != nil {
+			t.Fatalf("%+v %+v", got.Primary, got.Conflict)
 		}
 	})
 	t.Run("workspace", func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/opencollab/backend/svc-memory/internal/chat"
@@ -18,7 +19,23 @@ import (
 // embedder is what the service needs of internal/embed.
 type embedder interface {
 	Dim() int
+	Model() string
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// modelTag names the vectors an embedder makes: model and dimension.
+func modelTag(e embedder) string { return fmt.Sprintf("%s/%d", e.Model(), e.Dim()) }
+
+// modelSlug is a model tag as a collection or file name part: lowercase
+// letters, digits and dashes.
+func modelSlug(tag string) string {
+	b := []byte(strings.ToLower(tag))
+	for i, c := range b {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
 }
 
 func newEmbedder(cfg Config) (embedder, error) {
@@ -50,15 +67,18 @@ type indexes struct {
 	snapshots bool
 }
 
-// openIndexes opens two Qdrant collections when configured, else two
-// embedded indexes (loaded from their snapshots when there are some).
-func openIndexes(ctx context.Context, cfg Config, dim int, logger *slog.Logger) (*indexes, error) {
+// openIndexes opens the two indexes of one model (tag): two Qdrant
+// collections when configured, else two embedded indexes (loaded from
+// their snapshots when there are some). Each model has its own
+// collections and snapshot files (modelSlug), so vectors of different
+// models never mix.
+func openIndexes(ctx context.Context, cfg Config, tag string, dim int, logger *slog.Logger) (*indexes, error) {
 	if cfg.QdrantAddr != "" {
-		return openQdrant(ctx, cfg, dim)
+		return openQdrant(ctx, cfg, tag, dim)
 	}
 	x := &indexes{snapshots: cfg.IndexSnapshotDir != ""}
 	for _, name := range []string{"review", "content"} {
-		e, err := openEmbedded(cfg.IndexSnapshotDir, name, dim, logger)
+		e, err := openEmbedded(cfg.IndexSnapshotDir, name+"."+modelSlug(tag), dim, logger)
 		if err != nil {
 			for _, opened := range x.embedded {
 				_ = opened.Close()

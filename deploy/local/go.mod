@@ -1,3 +1,5 @@
 module github.com/opencollab/backend/deploy/local
 
 go 1.26
+
+require github.com/gorilla/websocket v1.5.3 // indirect

@@ -32,6 +32,12 @@ const (
 	kindWorkspace = "workspace:"
 	kindService   = "service:"
 	Operator      = "operator"
+	// RealtimeUpgrade is the principal of a WebSocket upgrade to a realtime
+	// sync endpoint, forwarded by the gateway without workspace credentials
+	// (browsers cannot send them): it says only that the request came
+	// through the gateway. The service must authenticate the user itself
+	// (the token in the URL) and find the workspace from that token.
+	RealtimeUpgrade = "realtime-upgrade"
 )
 
 // Workspace is the principal of a request made on behalf of a workspace.

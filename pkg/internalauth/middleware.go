@@ -52,6 +52,12 @@ func RequireOperator() gin.HandlerFunc {
 	return require(func(p string) bool { return p == Operator })
 }
 
+// RequireRealtimeUpgrade lets through only WebSocket upgrades the gateway
+// forwarded to a realtime endpoint (internalauth.RealtimeUpgrade).
+func RequireRealtimeUpgrade() gin.HandlerFunc {
+	return require(func(p string) bool { return p == RealtimeUpgrade })
+}
+
 // RequireService lets through only service-to-service requests.
 func RequireService() gin.HandlerFunc {
 	return require(IsService)

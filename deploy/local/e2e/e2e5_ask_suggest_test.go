@@ -154,8 +154,11 @@ func e5TestSuggest(t *testing.T, s *stack, seed *e5Seed) {
 		s := s.e5For(t)
 		checkSplit(t, s.e5Suggest(s.ws, map[string]any{"query": "logo contrast", "organizationId": e5OrgA, "documentId": e5DocA1}),
 			"organization", "this organization")
-		checkSplit(t, s.e5Suggest(s.ws, map[string]any{"query": "logo contrast", "organizationId": e5OrgB, "documentId": e5DocB1}),
-			"apiKey", "this workspace")
+		// Organization B has no logo precedent, and another
+		// organization's judgments are never its precedent.
+		if got := s.e5Suggest(s.ws, map[string]any{"query": "logo contrast", "organizationId": e5OrgB, "documentId": e5DocB1}); got.Primary != nil || got.Conflict != nil {
+			t.Fatalf("organization B got another organization's precedent: %+v %+v", got.Primary, got.Conflict)
+		}
 		checkSplit(t, s.e5Suggest(s.ws, map[string]any{"query": "logo contrast"}), "apiKey", "this workspace")
 	})
 	t.Run("one-sided evidence has no conflict", func(t *testing.T) {

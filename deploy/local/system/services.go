@@ -50,14 +50,29 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 	}
 	s.InternalSecret = randomHex(32) // one process: the secret never leaves it
 	hosted := hostedServices(o.Services)
-	listeners := map[string]*server.Server{}
+	listeners := map[string][]*server.Server{}
 	for _, name := range hosted {
-		srv, err := server.Listen("127.0.0.1:0")
-		if err != nil {
-			return err
+		n := 1
+		if name == "content" && o.ContentReplicas > 1 {
+			n = o.ContentReplicas
 		}
-		listeners[name] = srv
-		s.ServiceURLs[name] = srv.URL()
+		var addrs []string
+		for range n {
+			srv, err := server.Listen("127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			listeners[name] = append(listeners[name], srv)
+			addrs = append(addrs, srv.Addr())
+			s.ServiceURLs[name] = srv.URL()
+		}
+		if n > 1 {
+			b, err := startBalancer(ctx, addrs)
+			if err != nil {
+				return err
+			}
+			s.ServiceURLs[name] = b.URL()
+		}
 	}
 	w := wiring{o: o, mc: mc, rdb: rdb, mongoURI: mongoURI, redisURL: redisURL, secret: s.InternalSecret, urls: s.ServiceURLs}
 	var closers []func()
@@ -66,14 +81,16 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 	// out a blocking Redis read.
 	defer func() { s.stops = append(s.stops, func() { closeAll(closers) }) }()
 	for _, name := range hosted {
-		h, closeFn, err := build(ctx, name, w)
-		if err != nil {
-			return fmt.Errorf("svc-%s: %w", name, err)
+		for _, ln := range listeners[name] {
+			h, closeFn, err := build(ctx, name, w)
+			if err != nil {
+				return fmt.Errorf("svc-%s: %w", name, err)
+			}
+			if closeFn != nil {
+				closers = append(closers, closeFn)
+			}
+			s.serveOn(ctx, ln, h)
 		}
-		if closeFn != nil {
-			closers = append(closers, closeFn)
-		}
-		s.serveOn(ctx, listeners[name], h)
 	}
 	gw, err := newGateway(ctx, w)
 	if err != nil {
@@ -131,7 +148,7 @@ func build(ctx context.Context, name string, w wiring) (http.Handler, func(), er
 		if err != nil {
 			return nil, nil, err
 		}
-		return svc.Handler(), nil, nil
+		return svc.Handler(), svc.Close, nil
 	case "activity":
 		var c svcactivity.Config
 		if err := config.Defaults(ctx, &c); err != nil {

@@ -39,7 +39,10 @@ type Options struct {
 	// WebhookAllowPrivateTargets lets webhooks reach loopback and private
 	// addresses (tests with local receivers); off by default.
 	WebhookAllowPrivateTargets bool
-	Logger                     *slog.Logger
+	// ContentReplicas runs svc-content as this many replicas behind a
+	// round-robin balancer (0 or 1: one), as a cluster would.
+	ContentReplicas int
+	Logger          *slog.Logger
 }
 
 // System is a running backend.

@@ -63,5 +63,8 @@ func realMain(ctx context.Context) error {
 		return err
 	}
 	logger.InfoContext(ctx, "listening", "addr", srv.Addr())
-	return srv.Serve(ctx, gw.Handler())
+	err = srv.Serve(ctx, gw.Handler())
+	// WebSocket tunnels are not part of the HTTP drain: they close after it.
+	gw.Close()
+	return err
 }

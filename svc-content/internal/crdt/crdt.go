@@ -88,10 +88,18 @@ type Publisher interface {
 
 // Service runs the CRDT operations.
 type Service struct {
-	store  Store
-	events Publisher
-	now    func() time.Time
+	store   Store
+	events  Publisher
+	now     func() time.Time
+	onWrite WriteHook
 }
+
+// WriteHook hears of every REST write (add, update) with the editor's full
+// state, so realtime clients receive it live.
+type WriteHook func(ctx context.Context, ws string, ed Editor, update []byte)
+
+// OnWrite sets the hook of REST writes.
+func (s *Service) OnWrite(h WriteHook) { s.onWrite = h }
 
 // NewService returns a Service storing in db (collection crdt_editors).
 // A nil pub publishes nothing.

@@ -54,11 +54,30 @@ func optional(s string) *string {
 // publish sends the event of a write. The record is already saved: an
 // error here means the event reached neither Redis nor the outbox.
 func (s *Service) publish(ctx context.Context, ws, typ string, r Record) error {
+	if s.onWrite != nil {
+		s.onWrite(ctx, ws, Editor{OrganizationID: r.OrganizationID, DocumentID: r.DocumentID, EditorID: r.EditorID}, r.Update)
+	}
+	return s.publishRecord(ctx, ws, typ, r, "")
+}
+
+// PublishEdited publishes crdt.update_data for the editor's current
+// content on behalf of an editing session (realtime edits, debounced by
+// the caller): lastUpdatedBy is userID, sessionId the session.
+func (s *Service) PublishEdited(ctx context.Context, ws string, ed Editor, userID, sessionID string) error {
+	r, err := s.store.Find(ctx, ws, ed.OrganizationID, ed.DocumentID, ed.EditorID)
+	if err != nil {
+		return err
+	}
+	r.LastUpdatedBy = userID
+	return s.publishRecord(ctx, ws, EventUpdate, r, sessionID)
+}
+
+func (s *Service) publishRecord(ctx context.Context, ws, typ string, r Record, sessionID string) error {
 	if s.events == nil {
 		return nil
 	}
 	data := eventData{
-		ID: r.EditorID, Data: r.Data, LastUpdatedBy: optional(r.LastUpdatedBy),
+		ID: r.EditorID, Data: r.Data, LastUpdatedBy: optional(r.LastUpdatedBy), SessionID: optional(sessionID),
 		LastUpdate: r.LastUpdate.UTC().Format(isoMillis),
 	}
 	ev, err := events.New(typ, EventSource, ws, r.OrganizationID, r.DocumentID, data)

@@ -4,6 +4,7 @@ package httpapi
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/gin-gonic/gin"
 
@@ -37,6 +38,14 @@ type Services struct {
 	Locations   *locations.Service
 	Migrations  *migration.Service
 	Documents   DocumentData
+	Realtime    Realtime // nil: no realtime sync
+}
+
+// Realtime serves the WebSocket protocols of realtime sync
+// (internal/realtime.Hub).
+type Realtime interface {
+	ServeYWebsocket(w http.ResponseWriter, r *http.Request, org, doc, editor string)
+	ServeHocuspocus(w http.ResponseWriter, r *http.Request)
 }
 
 // Routes registers every operation on e. Public operations act for the
@@ -50,6 +59,16 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	public.POST("/v2/organizations/documents/migrate/status", handleMigrationStatus(s.Migrations))
 	crdtRoutes(public, s.CRDT)
 	annotationRoutes(public, s.Annotations, s.Features)
+
+	if s.Realtime != nil {
+		// The gateway forwards these upgrades without a workspace; the
+		// user token in the query or the Auth message is checked here.
+		rt := authed.Group("", internalauth.RequireRealtimeUpgrade())
+		rt.GET("/v2/crdt/sync/:org/:doc/:editor", func(c *gin.Context) {
+			s.Realtime.ServeYWebsocket(c.Writer, c.Request, c.Param("org"), c.Param("doc"), c.Param("editor"))
+		})
+		rt.GET("/v2/crdt/hocuspocus", func(c *gin.Context) { s.Realtime.ServeHocuspocus(c.Writer, c.Request) })
+	}
 
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))

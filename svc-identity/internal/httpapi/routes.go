@@ -19,6 +19,7 @@ import (
 // Secrets gives a workspace's signing keys (signing.SecretStore).
 type Secrets interface {
 	Get(ctx context.Context, workspaceID string) (signing.Secrets, error)
+	TokenSecrets
 }
 
 // Backends are the collaborators outside identity's own storage. The zero
@@ -78,6 +79,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	in := e.Group("/internal", signer.Authenticate(), internalauth.RequireService())
 	in.POST("/documents/migrate", handleMigrateDocument(ids))
 	in.POST("/documents/has-data", handleDocumentHasData(ids))
+	e.POST(RealtimeAccessPath, signer.Authenticate(), internalauth.RequireService(), handleRealtimeAccess(ids, secrets, now))
 }
 
 // workspace is the workspace the request acts for (RequireWorkspace made

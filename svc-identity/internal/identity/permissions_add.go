@@ -49,6 +49,9 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 		if err := s.store.SaveMembership(ctx, ws, m); err != nil {
 			return err
 		}
+		if err := s.unrevoke(ctx, ws, userID, g); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -30,6 +30,13 @@ func (s *Service) RemovePermissions(ctx context.Context, ws, userID string, refs
 		if err != nil {
 			return err
 		}
+		org := r.OrganizationID
+		if r.Type == ResourceOrganization {
+			org = r.ID
+		}
+		if err := s.revoke(ctx, ws, Revocation{UserID: userID, Type: r.Type, ResourceID: r.ID, OrganizationID: org}); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -125,3 +125,13 @@ func newRootFolder(orgID, folderID string, now int64) Folder {
 		AccessType: OrganizationPrivate, CreatedAt: now, LastUpdated: now,
 	}
 }
+
+// revocation is what removing userID at this scope revokes: at
+// organization level every grant in the organization.
+func (sc Scope) revocation(userID string) Revocation {
+	if sc.isOrganization() {
+		return Revocation{UserID: userID, Type: RevokedMembership, ResourceID: sc.OrganizationID, OrganizationID: sc.OrganizationID}
+	}
+	k := sc.key(userID)
+	return Revocation{UserID: userID, Type: k.Type, ResourceID: k.ResourceID, OrganizationID: k.OrganizationID}
+}

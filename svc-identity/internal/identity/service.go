@@ -15,9 +15,11 @@ type PageTokens interface {
 // Service runs the identity operations. Each operation lives in its own
 // file.
 type Service struct {
-	store Store
-	pages PageTokens
-	now   func() time.Time
+	store       Store
+	pages       PageTokens
+	now         func() time.Time
+	revocations RevocationStore // nil: removals revoke nothing in tokens
+	notify      AccessNotifier
 }
 
 // NewService returns a Service; now may be nil (time.Now).

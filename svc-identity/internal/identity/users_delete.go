@@ -28,6 +28,9 @@ func (s *Service) DeleteUsers(ctx context.Context, ws string, req DeleteUsersReq
 		if err != nil {
 			return nil, err
 		}
+		if err := s.revoke(ctx, ws, req.Scope.revocation(userID)); err != nil {
+			return nil, err
+		}
 		if found {
 			out[userID] = ItemResult{Success: true, Message: "User deleted."}
 		} else {

@@ -81,6 +81,24 @@ func (s *SecretStore) Get(ctx context.Context, workspaceID string) (Secrets, err
 	return clone(sec), nil
 }
 
+// Existing returns workspaceID's secrets if they were ever created; ok is
+// false otherwise (no token of that workspace can be valid). Unlike Get it
+// creates nothing, so a forged token cannot make the store grow.
+func (s *SecretStore) Existing(ctx context.Context, workspaceID string) (sec Secrets, ok bool, err error) {
+	if v, hit := s.cache.Load(workspaceID); hit {
+		return clone(v.(Secrets)), true, nil
+	}
+	sec, err = s.load(ctx, workspaceID)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return Secrets{}, false, nil
+	}
+	if err != nil {
+		return Secrets{}, false, err
+	}
+	s.cache.Store(workspaceID, sec)
+	return clone(sec), true, nil
+}
+
 func (s *SecretStore) load(ctx context.Context, workspaceID string) (Secrets, error) {
 	var doc secretsDoc
 	err := s.coll.FindOne(ctx, bson.M{"_id": workspaceID}).Decode(&doc)

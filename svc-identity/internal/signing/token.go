@@ -30,6 +30,10 @@ type TokenClaims struct {
 	UserID      string
 	User        map[string]any
 	Resources   []TokenResource
+	// IssuedAt and ExpiresAt are set by ParseToken (IssueToken ignores
+	// them: it issues at its now, for TokenLifetime).
+	IssuedAt  time.Time
+	ExpiresAt time.Time
 }
 
 // jwtClaims is the wire form: registered claims (iss, sub, iat, exp) plus ours.
@@ -104,5 +108,20 @@ func ParseToken(secret []byte, token string, now time.Time) (TokenClaims, error)
 		UserID:      claims.Subject,
 		User:        claims.User,
 		Resources:   claims.Resources,
+		IssuedAt:    claims.IssuedAt.Time,
+		ExpiresAt:   claims.ExpiresAt.Time,
 	}, nil
+}
+
+// TokenWorkspace reads the workspace a token claims to be of, without
+// checking anything: it names the secret to verify the token with.
+func TokenWorkspace(token string) (string, error) {
+	var claims jwtClaims
+	if _, _, err := jwt.NewParser().ParseUnverified(token, &claims); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrInvalidToken, err)
+	}
+	if claims.WorkspaceID == "" {
+		return "", fmt.Errorf("%w: missing wid", ErrInvalidToken)
+	}
+	return claims.WorkspaceID, nil
 }

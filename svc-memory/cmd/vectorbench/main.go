@@ -1,9 +1,12 @@
 // Command vectorbench loads synthetic judgments into the embedded vector
 // index and reports build rate, memory, search latency (p50/p99), recall@10
-// against exact search (with and without filters) and snapshot save/load
-// times. Results go to stdout as Markdown table rows.
+// against an exact float32 scan of the generated vectors (with and without
+// filters) and snapshot save/load times; then it runs hnswlib (the Debian
+// python3-hnswlib package) on the same vectors, queries and ground truth
+// with the same M, efConstruction and thread count, and prints the two side
+// by side. Results go to stdout as Markdown tables.
 //
-//	go run ./cmd/vectorbench -n 10000,100000 -dim 256 -queries 1000
+//	go run ./cmd/vectorbench -n 10000,100000 -dim 256 -queries 1000 -ef 64,128,256
 package main
 
 import (
@@ -12,7 +15,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -37,10 +39,33 @@ type config struct {
 	snapDir        string
 	gtWorkers      int
 	seed           uint64
-	skipRecall     bool
 	cpuProfile     string
 	efs            []int
 	unfilteredOnly bool
+	anchor         bool
+	python         string
+}
+
+// threads is the insert parallelism of both indexes.
+func (c config) threads() int {
+	if c.opts.Workers > 0 {
+		return c.opts.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (c config) anchorM() int {
+	if c.opts.M > 0 {
+		return c.opts.M
+	}
+	return vector.DefaultM
+}
+
+func (c config) anchorEfC() int {
+	if c.opts.EfConstruction > 0 {
+		return c.opts.EfConstruction
+	}
+	return vector.DefaultEfConstruction
 }
 
 func main() {
@@ -63,18 +88,18 @@ func parseFlags() (config, error) {
 	flag.IntVar(&c.opts.ExactThreshold, "threshold", 0, "ExactThreshold (0 = default)")
 	flag.IntVar(&c.opts.M, "m", 0, "HNSW M (0 = default)")
 	flag.IntVar(&c.opts.EfConstruction, "efc", 0, "HNSW efConstruction (0 = default)")
-	efs := flag.String("ef", "", "comma-separated HNSW efSearch values to measure (empty = default)")
-	flag.IntVar(&c.opts.Workers, "workers", 0, "insert goroutines (0 = GOMAXPROCS)")
+	efs := flag.String("ef", "", "comma-separated efSearch values measured after the default (both indexes)")
+	flag.IntVar(&c.opts.Workers, "workers", 0, "insert threads of both indexes (0 = GOMAXPROCS)")
 	flag.IntVar(&c.batch, "batch", 10000, "points per Upsert call")
 	flag.BoolVar(&c.snapshot, "snapshot", true, "measure snapshot save and load")
-	flag.StringVar(&c.snapDir, "snapdir", os.TempDir(), "directory for the snapshot file")
+	flag.StringVar(&c.snapDir, "snapdir", os.TempDir(), "directory for the snapshot and the hnswlib inputs")
 	flag.IntVar(&c.gtWorkers, "gtworkers", 2, "goroutines computing exact ground truth")
 	flag.Uint64Var(&c.seed, "seed", 1, "data seed")
-	flag.BoolVar(&c.skipRecall, "norecall", false, "skip recall (no exact scans)")
 	flag.BoolVar(&c.unfilteredOnly, "unfiltered", false, "measure only the workspace-wide (unfiltered) search")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the builds to this file")
+	flag.BoolVar(&c.anchor, "hnswlib", true, "run hnswlib side by side (python3-hnswlib)")
+	flag.StringVar(&c.python, "python", "", "python3 interpreter with hnswlib (default: python3, then /usr/bin/python3)")
+	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
-	c.cpuProfile = *cpuProfile
 	for _, s := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -92,6 +117,13 @@ func parseFlags() (config, error) {
 			c.efs = append(c.efs, ef)
 		}
 	}
+	if c.anchor {
+		py, err := findPython(c.python)
+		if err != nil {
+			return c, err
+		}
+		c.python = py
+	}
 	return c, nil
 }
 
@@ -100,8 +132,8 @@ func realMain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("# vectorbench %s  GOMAXPROCS=%d  dim=%d clusters=%d hard=%v  loadavg at start: %s\n",
-		time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), c.dim, c.clusters, c.hard, loadAvg())
+	fmt.Printf("# vectorbench %s  GOMAXPROCS=%d  dim=%d clusters=%d hard=%v threads=%d  loadavg at start: %s\n",
+		time.Now().UTC().Format(time.RFC3339), runtime.GOMAXPROCS(0), c.dim, c.clusters, c.hard, c.threads(), loadAvg())
 	if c.cpuProfile != "" {
 		f, err := os.Create(c.cpuProfile)
 		if err != nil {
@@ -122,92 +154,6 @@ func realMain(ctx context.Context) error {
 	}
 	fmt.Printf("# loadavg at end: %s\n", loadAvg())
 	return nil
-}
-
-func runSize(ctx context.Context, c config, n int) error {
-	before := heapInUse()
-	data := newDataset(c.dim, c.clusters, c.orgs, c.hard, c.seed)
-	points := make([]vector.Point, n)
-	for i := range points {
-		points[i] = data.point(i)
-	}
-	queries := make([][]float32, c.queries)
-	for i := range queries {
-		queries[i] = data.vector()
-	}
-	if c.snapshot {
-		c.opts.SnapshotPath = snapshotPath(c, n)
-		os.Remove(c.opts.SnapshotPath)
-	}
-	idx, b, err := build(ctx, c, points)
-	if err != nil {
-		return err
-	}
-	points = nil
-	runtime.GC()
-	b.heapMB = float64(heapInUse()-before) / (1 << 20) // includes the queries (small)
-	fmt.Printf("\n## n=%d  build %.1fs wall, %.0f vectors/s wall, %.0f vectors/s per 2 CPU-s (cpu %.1fs)  index heap %.0f MiB  loadavg %s\n",
-		n, b.wall.Seconds(), float64(n)/b.wall.Seconds(), 2*float64(n)/b.cpu.Seconds(), b.cpu.Seconds(), b.heapMB, loadAvg())
-	efs := c.efs
-	if len(efs) == 0 {
-		efs = []int{0}
-	}
-	fmt.Println("| efSearch | filter | p50 ms | p99 ms | mean ms | CPU p50 ms | CPU p99 ms | recall@10 | path |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
-	truths := map[string]*[][]vector.Hit{}
-	for _, ef := range efs {
-		efText := "default"
-		if ef > 0 {
-			idx.SetEfSearch(ef)
-			efText = strconv.Itoa(ef)
-		}
-		modes := filterModes(n)
-		if c.unfilteredOnly {
-			modes = modes[:1]
-		}
-		for _, mode := range modes {
-			if truths[mode.name] == nil {
-				truths[mode.name] = new([][]vector.Hit)
-			}
-			r, err := measureSearch(ctx, c, idx, queries, mode.filter, truths[mode.name])
-			if err != nil {
-				return err
-			}
-			fmt.Printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s |\n", efText, mode.name, r.p50, r.p99, r.mean,
-				r.cpu50, r.cpu99, r.recallText(), mode.path(idx))
-		}
-	}
-	if c.snapshot {
-		return measureSnapshot(ctx, c, idx, queries)
-	}
-	return idx.Close()
-}
-
-type filterMode struct {
-	name   string
-	filter vector.Filter
-}
-
-// filterModes: the whole workspace, one organization (scanned through its
-// inverted list), a 25% field (graph walk at large sizes), and a set plus a
-// date range that the inverted lists cannot narrow (estimated by sampling).
-func filterModes(n int) []filterMode {
-	half := int64(1_700_000_000_000 + n/2*1000)
-	return []filterMode{
-		{"workspace only (100%)", vector.Filter{WorkspaceID: "ws-bench"}},
-		{"one organization (1%)", vector.Filter{WorkspaceID: "ws-bench", OrganizationID: "org-042"}},
-		{"contentType (25%)", vector.Filter{WorkspaceID: "ws-bench", ContentType: "code"}},
-		{"2 of 4 decisions + newer half (25%)", vector.Filter{WorkspaceID: "ws-bench", Decisions: []string{"approved", "rejected"},
-			CreatedFrom: half}},
-	}
-}
-
-// path says which strategy the index uses for the mode.
-func (m filterMode) path(idx *vector.Embedded) string {
-	if idx.UsesGraph(m.filter, 10) {
-		return "hnsw"
-	}
-	return "scan"
 }
 
 func loadAvg() string {
@@ -235,8 +181,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func snapshotPath(c config, n int) string {
-	return filepath.Join(c.snapDir, fmt.Sprintf("vectorbench-%d.idx", n))
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,20 +15,26 @@ import (
 
 type buildResult struct {
 	wall, cpu time.Duration
-	heapMB    float64
+	heapBytes float64
 }
 
 // build upserts the points in batches, as the service's rebuild from
 // MongoDB would, and times it in wall-clock and CPU time (the machine is
 // shared, so the CPU figure shows what two whole cores would give).
-func build(ctx context.Context, c config, points []vector.Point) (*vector.Embedded, buildResult, error) {
+func build(ctx context.Context, c config, d *dataset, data []float32) (*vector.Embedded, buildResult, error) {
 	idx, err := vector.NewEmbedded(c.opts)
 	if err != nil {
 		return nil, buildResult{}, err
 	}
+	n := len(data) / c.dim
+	batch := make([]vector.Point, 0, c.batch)
 	cpu0, start := cpuTime(), time.Now()
-	for i := 0; i < len(points); i += c.batch {
-		if err := idx.Upsert(ctx, points[i:min(i+c.batch, len(points))]...); err != nil {
+	for i := 0; i < n; i += c.batch {
+		batch = batch[:0]
+		for j := i; j < min(i+c.batch, n); j++ {
+			batch = append(batch, vector.Point{ID: pointID(j), Vector: data[j*c.dim : (j+1)*c.dim], Payload: d.payload(j)})
+		}
+		if err := idx.Upsert(ctx, batch...); err != nil {
 			return nil, buildResult{}, err
 		}
 	}
@@ -41,30 +45,24 @@ type searchResult struct {
 	p50, p99, mean float64 // ms, wall clock
 	cpu50, cpu99   float64 // ms, CPU time of the querying thread
 	recall         float64
-	measured       bool
 }
 
-func (r searchResult) recallText() string {
-	if !r.measured {
-		return "-"
-	}
-	return fmt.Sprintf("%.4f", r.recall)
-}
-
-// measureSearch times each query sequentially, then compares the answers
-// with exact search (computed in parallel, not timed).
-func measureSearch(ctx context.Context, c config, idx *vector.Embedded, queries [][]float32, f vector.Filter, truth *[][]vector.Hit) (searchResult, error) {
+// measureSearch times each query sequentially and compares the answers
+// with the ground truth.
+func measureSearch(ctx context.Context, idx *vector.Embedded, queries []float32, dim int, f vector.Filter, truth [][]int32) (searchResult, error) {
 	const k = 10
-	lat := make([]time.Duration, len(queries))
-	cpu := make([]time.Duration, len(queries))
-	got := make([][]vector.Hit, len(queries))
+	nq := len(queries) / dim
+	lat := make([]time.Duration, nq)
+	cpu := make([]time.Duration, nq)
+	got := make([][]int32, nq)
 	var total time.Duration
 	// A search runs on the calling goroutine; pinned to one thread, that
 	// thread's CPU clock measures the query's own cost, without the time
 	// the shared machine's scheduler keeps it waiting.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	for i, q := range queries {
+	for i := range nq {
+		q := queries[i*dim : (i+1)*dim]
 		cpu0, start := threadCPU(), time.Now()
 		hits, err := idx.Search(ctx, q, f, k)
 		lat[i], cpu[i] = time.Since(start), threadCPU()-cpu0
@@ -72,70 +70,20 @@ func measureSearch(ctx context.Context, c config, idx *vector.Embedded, queries 
 			return searchResult{}, err
 		}
 		total += lat[i]
-		got[i] = hits
+		for _, h := range hits {
+			got[i] = append(got[i], int32(pointIndex(h.ID)))
+		}
 	}
 	slices.Sort(lat)
 	slices.Sort(cpu)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	r := searchResult{p50: ms(lat[len(lat)/2]), p99: ms(lat[len(lat)*99/100]), mean: ms(total / time.Duration(len(lat))),
-		cpu50: ms(cpu[len(cpu)/2]), cpu99: ms(cpu[len(cpu)*99/100])}
-	if c.skipRecall {
-		return r, nil
-	}
-	if *truth == nil {
-		t, err := groundTruth(ctx, c, idx, queries, f, k)
-		if err != nil {
-			return r, err
-		}
-		*truth = t
-	}
-	found := 0
-	for i := range queries {
-		found += overlap(got[i], (*truth)[i])
-	}
-	r.recall, r.measured = float64(found)/float64(k*len(queries)), true
-	return r, nil
-}
-
-// groundTruth computes the exact top k of every query (in parallel; it
-// does not depend on efSearch, so callers keep it across runs).
-func groundTruth(ctx context.Context, c config, idx *vector.Embedded, queries [][]float32, f vector.Filter, k int) ([][]vector.Hit, error) {
-	truth := make([][]vector.Hit, len(queries))
-	errs := make([]error, len(queries))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(c.gtWorkers, 1) {
-		wg.Go(func() {
-			for i := range next {
-				truth[i], errs[i] = idx.SearchExact(ctx, queries[i], f, k)
-			}
-		})
-	}
-	for i := range queries {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return truth, errors.Join(errs...)
-}
-
-func overlap(got, want []vector.Hit) int {
-	ids := make(map[string]bool, len(want))
-	for _, h := range want {
-		ids[h.ID] = true
-	}
-	n := 0
-	for _, h := range got {
-		if ids[h.ID] {
-			n++
-		}
-	}
-	return n
+	return searchResult{p50: ms(lat[nq/2]), p99: ms(lat[nq*99/100]), mean: ms(total / time.Duration(nq)),
+		cpu50: ms(cpu[nq/2]), cpu99: ms(cpu[nq*99/100]), recall: recallAt(got, truth)}, nil
 }
 
 // measureSnapshot saves the index, loads it into a fresh one (what a
 // restart does) and checks the loaded index answers like the original.
-func measureSnapshot(ctx context.Context, c config, idx *vector.Embedded, queries [][]float32) error {
+func measureSnapshot(ctx context.Context, c config, idx *vector.Embedded, queries []float32, truth [][]int32) error {
 	opts := c.opts
 	path := opts.SnapshotPath
 	defer os.Remove(path)
@@ -149,7 +97,6 @@ func measureSnapshot(ctx context.Context, c config, idx *vector.Embedded, querie
 		return err
 	}
 	idx.Close()
-	idx = nil
 	heapBefore := heapInUse()
 	start = time.Now()
 	loaded, err := vector.NewEmbedded(opts)
@@ -157,14 +104,14 @@ func measureSnapshot(ctx context.Context, c config, idx *vector.Embedded, querie
 		return err
 	}
 	loadTime := time.Since(start)
-	var truth [][]vector.Hit
-	r, err := measureSearch(ctx, c, loaded, queries[:min(len(queries), 200)], vector.Filter{WorkspaceID: "ws-bench"}, &truth)
+	sample := min(len(truth), 200)
+	r, err := measureSearch(ctx, loaded, queries[:sample*c.dim], c.dim, vector.Filter{WorkspaceID: "ws-bench"}, truth[:sample])
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\nsnapshot: %.0f MiB, save %.2fs, load %.2fs (%d points, graph %v, heap %.0f MiB), after load p50 %.3f ms recall@10 %s\n",
+	fmt.Printf("\nsnapshot: %.0f MiB, save %.2fs, load %.2fs (%d points, graph %v, heap %.0f MiB), after load p50 %.3f ms recall@10 %.4f\n",
 		float64(st.Size())/(1<<20), saved.Seconds(), loadTime.Seconds(), loaded.Len(), loaded.Stats().Graph,
-		float64(heapInUse()-heapBefore)/(1<<20), r.p50, r.recallText())
+		float64(heapInUse()-heapBefore)/(1<<20), r.p50, r.recall)
 	return loaded.Close()
 }
 
@@ -174,4 +121,24 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ts.Nano())
+}
+
+// measureCeiling is the recall an exact scan of the stored (half
+// precision) vectors reaches against the float32 truth: what no graph
+// setting can exceed.
+func measureCeiling(ctx context.Context, idx *vector.Embedded, queries []float32, dim int, truth [][]int32) error {
+	sample := min(len(truth), 200)
+	got := make([][]int32, sample)
+	for i := range sample {
+		hits, err := idx.SearchExact(ctx, queries[i*dim:(i+1)*dim], vector.Filter{WorkspaceID: "ws-bench"}, 10)
+		if err != nil {
+			return err
+		}
+		for _, h := range hits {
+			got[i] = append(got[i], int32(pointIndex(h.ID)))
+		}
+	}
+	fmt.Printf("\nexact scan of the stored half-precision vectors (%d queries): recall@10 %.4f against the float32 truth\n",
+		sample, recallAt(got, truth[:sample]))
+	return nil
 }

@@ -18,6 +18,9 @@ import (
 type Embedder interface {
 	// Dim is the length of every vector Embed returns.
 	Dim() int
+	// Model names the model, so vectors of different models are never
+	// mixed in one index.
+	Model() string
 	// Embed returns one vector per text, in input order. Vectors are
 	// L2-normalised; an empty (or token-free) text gives the zero vector.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

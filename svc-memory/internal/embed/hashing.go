@@ -5,26 +5,39 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/opencollab/backend/svc-memory/internal/analysis"
 )
 
 // DefaultDim is the vector length of the hashing embedder when none is given.
 const DefaultDim = 256
 
-// Feature weights: whole words carry the meaning, bigrams add a little word
-// order, character trigrams let inflections and typos ("approve",
-// "approved", "aproved") land near each other.
+// Feature weights. Text is analysed as the lexical index does it
+// (internal/analysis: function words dropped, Porter2 stems, negation
+// scope): stems carry the meaning; the concept of a word in the built-in
+// lexicon lets near-synonyms meet ("health claim" ~ "medical claim");
+// bigrams of adjacent stems add a little word order; character trigrams of
+// the stems let typos ("aproved") land near the word. A negated stem
+// ("no citation") is its own feature and keeps a little of the plain one.
 const (
-	unigramWeight = 1.0
-	bigramWeight  = 0.7
-	trigramWeight = 0.4
+	stemWeight    = 1.0
+	conceptWeight = 0.8
+	negatedPlain  = 0.3
+	bigramWeight  = 0.5
+	trigramWeight = 0.25
 )
 
-// Namespaces keep a word, a bigram and a trigram with the same bytes from
-// colliding on purpose.
+// HashingModel names the vectors of this embedder (the index keeps one
+// collection or snapshot per model). Changing features or weights must
+// change it, so indexes built with the old vectors are rebuilt.
+const HashingModel = "builtin-hash-v2"
+
+// Namespaces keep features with the same bytes from colliding on purpose.
 const (
 	nsUnigram byte = 'w'
 	nsBigram  byte = 'b'
 	nsTrigram byte = 't'
+	nsConcept byte = 'c'
 )
 
 // Hashing is the deterministic feature-hashing embedder: the same text gives
@@ -46,6 +59,9 @@ func NewHashing(dim int) *Hashing {
 // Dim implements Embedder.
 func (h *Hashing) Dim() int { return h.dim }
 
+// Model implements Embedder.
+func (h *Hashing) Model() string { return HashingModel }
+
 // Embed implements Embedder. It never fails except on a cancelled context.
 func (h *Hashing) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
@@ -58,18 +74,33 @@ func (h *Hashing) Embed(ctx context.Context, texts []string) ([][]float32, error
 	return out, nil
 }
 
-// embedOne lowercases the text, splits it into Unicode words and adds
-// signed-hashed unigram, bigram and boundary-marked character-trigram
-// features, then L2-normalises.
+// embedOne adds the features of the analysed text and L2-normalises. A
+// text of function words only ("what is it") falls back to its plain
+// words: better than the zero vector.
 func (h *Hashing) embedOne(text string) []float32 {
 	v := make([]float32, h.dim)
-	words := tokenize(text)
-	for i, w := range words {
-		h.add(v, hashFeature(nsUnigram, w, ""), unigramWeight)
-		if i > 0 {
-			h.add(v, hashFeature(nsBigram, words[i-1], w), bigramWeight)
+	terms := analysis.Analyze(text)
+	if len(terms) == 0 {
+		for i, w := range tokenize(text) {
+			terms = append(terms, analysis.Term{Stem: w, Pos: i})
 		}
-		h.addTrigrams(v, w)
+	}
+	for i, t := range terms {
+		if t.Negator {
+			continue // the negated terms carry the negation
+		}
+		plain := strings.TrimPrefix(t.Stem, analysis.NegPrefix)
+		h.add(v, hashFeature(nsUnigram, t.Stem, ""), stemWeight)
+		if t.Negated {
+			h.add(v, hashFeature(nsUnigram, plain, ""), negatedPlain)
+		}
+		if t.Concept != "" {
+			h.add(v, hashFeature(nsConcept, t.Concept, ""), conceptWeight)
+		}
+		if i > 0 && terms[i-1].Pos == t.Pos-1 {
+			h.add(v, hashFeature(nsBigram, terms[i-1].Stem, t.Stem), bigramWeight)
+		}
+		h.addTrigrams(v, plain)
 	}
 	normalize(v)
 	return v

@@ -60,6 +60,9 @@ func NewOpenAI(baseURL, apiKey, model string, dim int, httpClient *http.Client) 
 // Dim implements Embedder.
 func (o *OpenAI) Dim() int { return o.dim }
 
+// Model implements Embedder: the endpoint's model name.
+func (o *OpenAI) Model() string { return o.model }
+
 // Embed implements Embedder. Empty texts are answered locally with the zero
 // vector (the API rejects empty input); the rest go out in batches.
 func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {

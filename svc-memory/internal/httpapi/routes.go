@@ -35,6 +35,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, mem *memory.Service, ag 
 	mems.POST("/ask", handleAsk(mem))
 	mems.POST("/suggest", handleSuggest(mem))
 	mems.POST("/judgments/query", handleJudgmentsQuery(mem))
+	mems.POST("/index/status", handleIndexStatus(mem))
 
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(MigratePath, handleMigrate(mem))

@@ -64,7 +64,7 @@ func (s *Service) Ask(ctx context.Context, ws string, r AskRequest) (AskResponse
 	if err != nil {
 		return AskResponse{}, err
 	}
-	found, err := s.similar(ctx, ws, s.Review, r.Question, f, askTopK)
+	found, err := s.retrieve(ctx, ws, false, r.Question, f, askTopK)
 	if err != nil {
 		return AskResponse{}, err
 	}
@@ -81,17 +81,6 @@ func (s *Service) Ask(ctx context.Context, ws string, r AskRequest) (AskResponse
 		s.Logger.WarnContext(ctx, "memory: chat answer failed, answering extractively", "error", err)
 	}
 	return withAnswer(resp, extractiveAnswer(relevant), relevant), nil
-}
-
-// relevant keeps the judgments at least MinSimilarity close.
-func (s *Service) relevant(found []scored) []scored {
-	var out []scored
-	for _, sc := range found {
-		if sc.score >= s.MinSimilarity {
-			out = append(out, sc)
-		}
-	}
-	return out
 }
 
 // withAnswer fills the answer, its citations and its confidence: the mean

@@ -2,9 +2,9 @@ package memory
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/vector"
 )
 
@@ -20,35 +20,24 @@ func recordIDOf(ws, id string) (string, bool) {
 	return strings.CutPrefix(id, ws+"/")
 }
 
-// index embeds the judgments (review and content texts in one call) and
-// upserts their vectors into both indexes, then marks them indexed.
+// index embeds the judgments into every vector space (the serving one,
+// and the one a model change is building), adds them to the lexical
+// index, then marks them indexed.
 func (s *Service) index(ctx context.Context, batch []Stored) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	texts := make([]string, 0, 2*len(batch))
-	for _, j := range batch {
-		texts = append(texts, s.embedText(j.ReviewText()), s.embedText(j.ContentText()))
+	if s.Lexical != nil {
+		docs := make([]lexical.Doc, len(batch))
+		for i, j := range batch {
+			docs[i] = lexicalDoc(j)
+		}
+		s.Lexical.Upsert(docs...)
 	}
-	vecs, err := s.Embedder.Embed(ctx, texts)
-	if err != nil {
-		return fmt.Errorf("embed %d judgments: %w", len(batch), err)
-	}
-	if len(vecs) != len(texts) {
-		return fmt.Errorf("embed %d texts: got %d vectors", len(texts), len(vecs))
-	}
-	review := make([]vector.Point, len(batch))
-	content := make([]vector.Point, len(batch))
-	for i, j := range batch {
-		id, payload := pointID(j.WorkspaceID, j.RecordID), payloadOf(j)
-		review[i] = vector.Point{ID: id, Vector: vecs[2*i], Payload: payload}
-		content[i] = vector.Point{ID: id, Vector: vecs[2*i+1], Payload: payload}
-	}
-	if err := s.Review.Upsert(ctx, review...); err != nil {
-		return fmt.Errorf("upsert review vectors: %w", err)
-	}
-	if err := s.Content.Upsert(ctx, content...); err != nil {
-		return fmt.Errorf("upsert content vectors: %w", err)
+	for _, sp := range s.targets() {
+		if err := embedInto(ctx, sp, batch); err != nil {
+			return err
+		}
 	}
 	return s.Store.MarkIndexed(ctx, batch)
 }

@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"github.com/opencollab/backend/pkg/events"
@@ -77,8 +76,7 @@ func (s *Service) forget(ctx context.Context, ws, recordID string, sourceAt int6
 	if err != nil || !deleted {
 		return err
 	}
-	id := pointID(ws, recordID)
-	if err := errors.Join(s.Review.Delete(ctx, id), s.Content.Delete(ctx, id)); err != nil {
+	if err := s.deleteEverywhere(ctx, ws, recordID); err != nil {
 		s.Logger.WarnContext(ctx, "memory: deleting the vectors of a judgment failed",
 			"workspaceId", ws, "recordId", recordID, "error", err)
 	}

@@ -8,9 +8,11 @@ package memory
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/opencollab/backend/svc-memory/internal/judgment"
+	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/vector"
 )
 
@@ -94,6 +96,12 @@ type Store interface {
 	// MarkUnindexed marks every judgment written at or after since (epoch
 	// ms; 0: all) not indexed, so the next sweep indexes it again.
 	MarkUnindexed(ctx context.Context, since int64) error
+	// Each calls fn with every judgment of every workspace, batch at a
+	// time, in one pass (loading the lexical index, re-embedding).
+	Each(ctx context.Context, batch int, fn func([]Stored) error) error
+	// CountAll counts the judgments of every workspace (an estimate is
+	// fine: it is a progress total).
+	CountAll(ctx context.Context) (int64, error)
 }
 
 // Index is a vector index (internal/vector).
@@ -131,25 +139,34 @@ type Deps struct {
 	Pages    PageTokens
 	Logger   *slog.Logger
 	Now      func() time.Time
-	// MinSimilarity is the relevance threshold of ask and suggest (0:
-	// DefaultMinSimilarity, tuned for the hashing embedder).
+	// Model tags the vectors Embedder makes (for example
+	// "builtin-hash-v2/256").
+	Model string
+	// Lexical is the keyword index; nil: vector retrieval only.
+	Lexical *lexical.Index
+	// Retrieval is RetrievalHybrid (""), RetrievalVector or
+	// RetrievalLexical.
+	Retrieval string
+	// MinSimilarity is the cosine at which a judgment counts as evidence
+	// for ask and suggest on its own (0: DefaultMinSimilarity, measured on
+	// the built-in embedder); MinCoverage the lexical coverage (0:
+	// DefaultMinCoverage). See relevant.
 	MinSimilarity float64
-	// KeywordsOnly embeds texts without their function words (see
-	// keywords): right for the hashing embedder, which weighs every word
-	// alike; a language model uses them.
-	KeywordsOnly bool
+	MinCoverage   float64
 }
 
-// DefaultMinSimilarity is the cosine similarity below which a judgment is
-// not relevant to an ask question or a suggest query. Measured on the
-// hashing embedder with KeywordsOnly (keywords_test.go): unrelated
-// sentences score below 0.17, paraphrases of the same point 0.27 and up.
-const DefaultMinSimilarity = 0.2
+// DefaultMinSimilarity is the cosine similarity at which a judgment is
+// evidence for an ask question or a suggest query. On the built-in
+// embedder unrelated review sentences score below 0.2 and paraphrases of
+// the same point above 0.3 (the evaluation set, internal/evalset).
+const DefaultMinSimilarity = 0.3
 
 // Service runs the memory operations.
 type Service struct {
 	Deps
 	sweeping chan struct{} // a one-slot lock: one index sweep at a time
+	spaces   atomic.Pointer[spaceSet]
+	running  atomic.Pointer[progress] // the last or current re-embedding
 }
 
 // NewService returns a Service over deps.
@@ -163,5 +180,17 @@ func NewService(deps Deps) *Service {
 	if deps.MinSimilarity <= 0 {
 		deps.MinSimilarity = DefaultMinSimilarity
 	}
-	return &Service{Deps: deps, sweeping: make(chan struct{}, 1)}
+	if deps.MinCoverage <= 0 {
+		deps.MinCoverage = DefaultMinCoverage
+	}
+	if deps.Retrieval == "" {
+		deps.Retrieval = RetrievalHybrid
+	}
+	s := &Service{Deps: deps, sweeping: make(chan struct{}, 1)}
+	set := &spaceSet{}
+	if deps.Embedder != nil {
+		set.serving = &VectorSpace{Model: deps.Model, Embedder: deps.Embedder, Review: deps.Review, Content: deps.Content}
+	}
+	s.spaces.Store(set)
+	return s
 }

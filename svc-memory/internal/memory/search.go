@@ -68,8 +68,9 @@ func (r SearchRequest) Validate() []Issue {
 	return append(issues, checkRecency(r.RecencyDays)...)
 }
 
-// Search finds judgments: by similarity to the query (review or content
-// vectors), or, skipping vector search, the thread of filters.annotationId
+// Search finds judgments: by relevance to the query (hybrid retrieval:
+// review or content vectors fused with the lexical index, see retrieve),
+// or, skipping the query, the thread of filters.annotationId
 // (oldest first) or the most recent ones within recencyDays, both with
 // similarity 1. Filters apply inside the index query, so limit results
 // come back whenever that many match.
@@ -99,11 +100,7 @@ func (s *Service) Search(ctx context.Context, ws string, r SearchRequest) (Searc
 	case r.RecencyDays != nil:
 		found, err = s.recent(ctx, ws, f, limit)
 	default:
-		idx := s.Review
-		if r.EmbeddingType == EmbeddingContent {
-			idx = s.Content
-		}
-		found, err = s.similar(ctx, ws, idx, r.Query, f, limit)
+		found, err = s.retrieve(ctx, ws, r.EmbeddingType == EmbeddingContent, r.Query, f, limit)
 	}
 	if err != nil {
 		return SearchResponse{}, err
@@ -119,51 +116,6 @@ func (s *Service) Search(ctx context.Context, ws string, r SearchRequest) (Searc
 	}
 	latency := float64(time.Since(started).Microseconds()) / 1000
 	return SearchResponse{Results: results, TotalInScope: total, SearchLatencyMs: math.Round(latency*100) / 100}, nil
-}
-
-// scored is a judgment with its similarity to a query.
-type scored struct {
-	Stored
-	score float64
-}
-
-// similar embeds text and returns the judgments of ws matching f, most
-// similar first, joined with the store (a vector whose judgment is gone is
-// dropped).
-func (s *Service) similar(ctx context.Context, ws string, idx Index, text string, f Filter, limit int) ([]scored, error) {
-	vecs, err := s.Embedder.Embed(ctx, []string{s.embedText(text)})
-	if err != nil {
-		return nil, fmt.Errorf("embed query: %w", err)
-	}
-	if len(vecs) != 1 {
-		return nil, fmt.Errorf("embed query: got %d vectors", len(vecs))
-	}
-	hits, err := idx.Search(ctx, vecs[0], f.vector(ws), limit)
-	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	ids := make([]string, 0, len(hits))
-	for _, h := range hits {
-		if id, ok := recordIDOf(ws, h.ID); ok {
-			ids = append(ids, id)
-		}
-	}
-	stored, err := s.Store.FindByIDs(ctx, ws, ids)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]Stored, len(stored))
-	for _, j := range stored {
-		byID[j.RecordID] = j
-	}
-	out := make([]scored, 0, len(hits))
-	for _, h := range hits {
-		id, _ := recordIDOf(ws, h.ID)
-		if j, ok := byID[id]; ok {
-			out = append(out, scored{Stored: j, score: float64(h.Score)})
-		}
-	}
-	return out, nil
 }
 
 // thread reads a comment thread directly: its newest limit judgments,
@@ -194,7 +146,11 @@ func (s *Service) recent(ctx context.Context, ws string, f Filter, limit int) ([
 // whose indexing failed is missing from the count until the sweep
 // indexes it.
 func (s *Service) countInScope(ctx context.Context, ws string, inScope Filter) (int64, error) {
-	n, err := s.Review.Count(ctx, inScope.vector(ws))
+	spaces := s.targets() // the serving space, else the one being built
+	if len(spaces) == 0 {
+		return 0, nil
+	}
+	n, err := spaces[0].Review.Count(ctx, inScope.vector(ws))
 	if err != nil {
 		return 0, fmt.Errorf("count judgments in scope: %w", err)
 	}

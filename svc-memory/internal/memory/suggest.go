@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -17,6 +18,10 @@ const (
 	staleAfterDays   = 180 // precedent older than this is stale
 	recommendApprove = "approve"
 	recommendReject  = "reject"
+	// recencyHalfLifeDays halves a precedent's weight per this many days
+	// of age: a newer decision outweighs an equally relevant older one.
+	recencyHalfLifeDays = 365
+	evidenceListed      = 5 // evidence entries listed per suggestion
 )
 
 // SuggestRequest is /v2/memory/suggest.
@@ -37,6 +42,25 @@ type Suggestion struct {
 	TopReasons      []string `json:"topReasons"`
 	UniqueReviewers int      `json:"uniqueReviewers"`
 	Caveats         []string `json:"caveats"`
+	// Explanation and Evidence are additions to the interface's shape:
+	// why this side leads, and the judgments it rests on with their
+	// weights.
+	Explanation string     `json:"explanation"`
+	Evidence    []Evidence `json:"evidence"`
+}
+
+// Evidence is one judgment a suggestion weighed: its relevance to the
+// query (normalised to the best match), its recency factor, and its
+// weight: relevance squared (the strongest matches dominate) times recency
+// times the judgment's own confidence.
+type Evidence struct {
+	RecordID  string  `json:"recordId"`
+	Decision  string  `json:"decision"`
+	Relevance float64 `json:"relevance"`
+	Recency   float64 `json:"recency"`
+	Weight    float64 `json:"weight"`
+	CreatedAt int64   `json:"createdAt"`
+	Snippet   string  `json:"snippet"`
 }
 
 // SuggestResponse is the result of suggest; nil members encode as null.
@@ -55,10 +79,14 @@ func (r SuggestRequest) Validate() []Issue {
 }
 
 // Suggest recommends approve or reject from precedent: the approve-side
-// and reject-side judgments most similar to the query, taken from the
-// narrowest scope (document, organization, workspace) with at least two
-// relevant ones. primary is the leading side when at least two records
-// support it; conflict is the other side when it has at least two too.
+// and reject-side judgments relevant to the query (hybrid retrieval, see
+// relevant), taken from the narrowest scope with at least two relevant
+// ones: document, then organization; a request without organizationId
+// uses the workspace. A request naming an organization never draws on
+// other organizations' judgments. Each judgment weighs relevance² x recency
+// x its own confidence; the side with the larger weight leads. primary is
+// the leading side when at least two records support it; conflict is the
+// other side when it has at least two too.
 func (s *Service) Suggest(ctx context.Context, ws string, r SuggestRequest) (SuggestResponse, error) {
 	if err := Invalid(r.Validate()); err != nil {
 		return SuggestResponse{}, err
@@ -67,7 +95,7 @@ func (s *Service) Suggest(ctx context.Context, ws string, r SuggestRequest) (Sug
 	for _, scope := range scopesOf(r.OrganizationID, r.DocumentID) {
 		f := scopeFilter(scope, r.OrganizationID, r.DocumentID)
 		f.Decisions = sides
-		found, err := s.similar(ctx, ws, s.Review, r.Query, f, suggestTopK)
+		found, err := s.retrieveItem(ctx, ws, r.Query, f, suggestTopK)
 		if err != nil {
 			return SuggestResponse{}, err
 		}
@@ -79,14 +107,47 @@ func (s *Service) Suggest(ctx context.Context, ws string, r SuggestRequest) (Sug
 	return SuggestResponse{}, nil
 }
 
-// scopesOf lists the scopes to try, narrowest first.
+// retrieveItem finds precedent for an item: a suggest query describes the
+// item under review, so it is matched against what reviewers said
+// (review vectors and terms) and against the content they reviewed; each
+// judgment keeps the better of the two matches.
+func (s *Service) retrieveItem(ctx context.Context, ws, query string, f Filter, limit int) ([]scored, error) {
+	byReview, err := s.retrieve(ctx, ws, false, query, f, limit)
+	if err != nil {
+		return nil, err
+	}
+	byContent, err := s.retrieve(ctx, ws, true, query, f, limit)
+	if err != nil {
+		return nil, err
+	}
+	at := map[string]int{}
+	for i, sc := range byReview {
+		at[sc.RecordID] = i
+	}
+	for _, sc := range byContent {
+		i, ok := at[sc.RecordID]
+		if !ok {
+			at[sc.RecordID] = len(byReview)
+			byReview = append(byReview, sc)
+			continue
+		}
+		r := &byReview[i]
+		r.rel, r.match = max(r.rel, sc.rel), max(r.match, sc.match)
+		r.cos, r.cov = max(r.cos, sc.cos), max(r.cov, sc.cov)
+	}
+	slices.SortStableFunc(byReview, func(a, b scored) int { return -cmpFloat(a.rel, b.rel) })
+	return byReview, nil
+}
+
+// scopesOf lists the scopes to try, narrowest first; the workspace only
+// when no organization is named.
 func scopesOf(org, doc string) []string {
 	var out []string
 	if doc != "" {
 		out = append(out, ScopeDocument)
 	}
 	if org != "" {
-		out = append(out, ScopeOrganization)
+		return append(out, ScopeOrganization)
 	}
 	return append(out, ScopeWorkspace)
 }
@@ -101,7 +162,7 @@ func (s *Service) suggestFrom(precedent []scored, scope string) SuggestResponse 
 		}
 	}
 	lead, leadRec, other, otherRec := approve, recommendApprove, reject, recommendReject
-	if len(reject) > len(approve) || (len(reject) == len(approve) && weight(reject) > weight(approve)) {
+	if s.weight(reject) > s.weight(approve) {
 		lead, leadRec, other, otherRec = reject, recommendReject, approve, recommendApprove
 	}
 	var resp SuggestResponse
@@ -109,22 +170,26 @@ func (s *Service) suggestFrom(precedent []scored, scope string) SuggestResponse 
 		return resp
 	}
 	split := splitCaveat(len(approve), len(reject))
-	resp.Primary = s.suggestion(leadRec, lead, weight(lead)+weight(other), scope, split)
+	total := s.weight(lead) + s.weight(other)
+	resp.Primary = s.suggestion(leadRec, lead, total, scope, split)
+	resp.Primary.Explanation = s.explain(leadRec, lead, otherRec, other)
 	if len(other) >= minPrecedent {
-		resp.Conflict = s.suggestion(otherRec, other, weight(lead)+weight(other), scope, split)
+		resp.Conflict = s.suggestion(otherRec, other, total, scope, split)
+		resp.Conflict.Explanation = s.explain(otherRec, other, leadRec, lead)
 	}
 	return resp
 }
 
 // suggestion describes one side. Its confidence is the side's share of
-// the evidence, each record weighted by similarity and its own confidence.
+// the weighed evidence.
 func (s *Service) suggestion(rec string, side []scored, totalWeight float64, scope, split string) *Suggestion {
 	sg := &Suggestion{
 		Recommendation: rec, BasedOn: len(side), Scope: scope, ScopeLabel: scopeLabels[scope],
 		TopReasons: topReasons(side), UniqueReviewers: uniqueReviewers(side), Caveats: []string{},
+		Evidence: s.evidenceOf(side),
 	}
 	if totalWeight > 0 {
-		sg.Confidence = round(weight(side) / totalWeight)
+		sg.Confidence = round(s.weight(side) / totalWeight)
 	}
 	if split != "" {
 		sg.Caveats = append(sg.Caveats, split)
@@ -135,19 +200,51 @@ func (s *Service) suggestion(rec string, side []scored, totalWeight float64, sco
 	return sg
 }
 
+// explain says in one sentence why a side has the weight it has.
+func (s *Service) explain(rec string, side []scored, otherRec string, other []scored) string {
+	text := fmt.Sprintf("%d %s-side judgment(s) weigh %.2f (relevance² x recency x confidence)",
+		len(side), rec, s.weight(side))
+	if len(other) > 0 {
+		text += fmt.Sprintf(" against %.2f for %d %s-side", s.weight(other), len(other), otherRec)
+	}
+	if len(side) > 0 {
+		text += fmt.Sprintf("; the most relevant is %s: %q", side[0].RecordID, truncate(side[0].Reasoning, 120))
+	}
+	return text + "."
+}
+
+func (s *Service) evidenceOf(side []scored) []Evidence {
+	out := []Evidence{}
+	for _, sc := range side[:min(len(side), evidenceListed)] {
+		out = append(out, Evidence{RecordID: sc.RecordID, Decision: sc.Decision, Relevance: round(sc.match),
+			Recency: round(s.recency(sc)), Weight: round(s.weightOf(sc)), CreatedAt: sc.CreatedAt, Snippet: snippet(sc.Stored)})
+	}
+	return out
+}
+
+// recency halves per recencyHalfLifeDays of age.
+func (s *Service) recency(sc scored) float64 {
+	age := float64(s.Now().UnixMilli()-sc.CreatedAt) / float64(dayMillis)
+	return math.Exp2(-max(age, 0) / recencyHalfLifeDays)
+}
+
+func (s *Service) weightOf(sc scored) float64 {
+	return sc.match * sc.match * s.recency(sc) * sc.Confidence
+}
+
+func (s *Service) weight(side []scored) float64 {
+	var w float64
+	for _, sc := range side {
+		w += s.weightOf(sc)
+	}
+	return w
+}
+
 func splitCaveat(approve, reject int) string {
 	if approve == 0 || reject == 0 {
 		return ""
 	}
 	return fmt.Sprintf("Evidence is split: %d approve vs %d reject", approve, reject)
-}
-
-func weight(side []scored) float64 {
-	var w float64
-	for _, sc := range side {
-		w += max(sc.score, 0) * sc.Confidence
-	}
-	return w
 }
 
 // topReasons are the reasonings of the most similar records, each once

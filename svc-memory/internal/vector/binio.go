@@ -70,11 +70,17 @@ func (w *binWriter) u64s(v []uint64) {
 	}
 }
 
-func (w *binWriter) f32s(v []float32) {
+func (w *binWriter) u16s(v []uint16) {
 	if len(v) == 0 {
 		return
 	}
-	w.u32s(unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v)))
+	if littleEndian {
+		w.bytes(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*2))
+		return
+	}
+	for _, x := range v {
+		w.bytes(binary.LittleEndian.AppendUint16(nil, x))
+	}
 }
 
 // binReader is binWriter's mirror; after an error every read returns zero
@@ -154,9 +160,17 @@ func (r *binReader) u64s(v []uint64) {
 	}
 }
 
-func (r *binReader) f32s(v []float32) {
+func (r *binReader) u16s(v []uint16) {
 	if len(v) == 0 {
 		return
 	}
-	r.u32s(unsafe.Slice((*uint32)(unsafe.Pointer(&v[0])), len(v)))
+	if littleEndian {
+		r.fill(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*2))
+		return
+	}
+	var b [2]byte
+	for i := range v {
+		r.fill(b[:])
+		v[i] = binary.LittleEndian.Uint16(b[:])
+	}
 }

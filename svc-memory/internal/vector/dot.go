@@ -29,3 +29,7 @@ func dotGeneric(a, b []float32) float32 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// Dot is dot for tools that compute exact references on raw vectors
+// (cmd/vectorbench's ground truth).
+func Dot(a, b []float32) float32 { return dot(a, b) }

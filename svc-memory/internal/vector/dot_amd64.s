@@ -216,3 +216,132 @@ batchreduce:
 batchdone:
 	VZEROUPPER
 	RET
+
+// func dotHalfAVX512(q *float32, v *uint16, n int) float32
+// n is a multiple of 16: sixteen halves are widened to floats (VCVTPH2PS)
+// and multiplied into four accumulators, 64 per step when there are.
+TEXT ·dotHalfAVX512(SB), NOSPLIT, $0-28
+	MOVQ q+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+
+half64:
+	CMPQ CX, $64
+	JL   half16
+	VCVTPH2PS (DI), Z4
+	VCVTPH2PS 32(DI), Z5
+	VCVTPH2PS 64(DI), Z6
+	VCVTPH2PS 96(DI), Z7
+	VFMADD231PS (SI), Z4, Z0
+	VFMADD231PS 64(SI), Z5, Z1
+	VFMADD231PS 128(SI), Z6, Z2
+	VFMADD231PS 192(SI), Z7, Z3
+	ADDQ $128, DI
+	ADDQ $256, SI
+	SUBQ $64, CX
+	JMP  half64
+
+half16:
+	CMPQ CX, $16
+	JL   halfreduce
+	VCVTPH2PS (DI), Z4
+	VFMADD231PS (SI), Z4, Z0
+	ADDQ $32, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  half16
+
+halfreduce:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotHalfAVX2(q *float32, v *uint16, n int) float32
+// n is a multiple of 8 (F16C widening, FMA).
+TEXT ·dotHalfAVX2(SB), NOSPLIT, $0-28
+	MOVQ q+0(FP), SI
+	MOVQ v+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+h2loop16:
+	CMPQ CX, $16
+	JL   h2loop8
+	VCVTPH2PS (DI), Y4
+	VCVTPH2PS 16(DI), Y5
+	VFMADD231PS (SI), Y4, Y0
+	VFMADD231PS 32(SI), Y5, Y1
+	ADDQ $32, DI
+	ADDQ $64, SI
+	SUBQ $16, CX
+	JMP  h2loop16
+
+h2loop8:
+	CMPQ CX, $8
+	JL   h2reduce
+	VCVTPH2PS (DI), Y4
+	VFMADD231PS (SI), Y4, Y0
+	ADDQ $16, DI
+	ADDQ $32, SI
+	SUBQ $8, CX
+	JMP  h2loop8
+
+h2reduce:
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotHalvesAVX512(a, b *uint16, n int) float32
+// n is a multiple of 32: both operands are widened (VCVTPH2PS), two
+// accumulators.
+TEXT ·dotHalvesAVX512(SB), NOSPLIT, $0-28
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+
+hh32:
+	CMPQ CX, $32
+	JL   hhreduce
+	VCVTPH2PS (SI), Z2
+	VCVTPH2PS 32(SI), Z3
+	VCVTPH2PS (DI), Z4
+	VCVTPH2PS 32(DI), Z5
+	VFMADD231PS Z4, Z2, Z0
+	VFMADD231PS Z5, Z3, Z1
+	ADDQ $64, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JMP  hh32
+
+hhreduce:
+	VADDPS Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

@@ -13,3 +13,7 @@ func dotsI8Impl(q []int8, vecs []*int8, _ []int32, out []int32) {
 		out[i] = dotI8Generic(q, unsafe.Slice(v, len(q)))
 	}
 }
+
+func dotHalfImpl(q []float32, v []uint16) float32 { return dotHalfGeneric(q, v) }
+
+func dotHalvesImpl(a, b []uint16) float32 { return dotHalvesGeneric(a, b) }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 )
@@ -16,7 +15,7 @@ const (
 	DefaultExactThreshold = 20000
 	DefaultM              = 16
 	DefaultEfConstruction = 100
-	DefaultEfSearch       = 256
+	DefaultEfSearch       = 512
 )
 
 // upsertChunk bounds how long one Upsert holds the write lock, so searches
@@ -47,8 +46,8 @@ type Options struct {
 	// ~1.5x faster but needs EfSearch ~384 for the same recall at 1M).
 	EfConstruction int
 	// EfSearch is the candidate list size of a query (at least the limit).
-	// Default 256: recall@10 0.978 at 1M points, p99 1.5 ms (192 gave
-	// 0.954-0.970 over three builds: a parallel build varies; BENCHMARKS.md).
+	// Default 512: recall@10 0.9825 at 1M points, p50 0.68 ms; 384 gave
+	// 0.979-0.980, 256 0.970 (BENCHMARKS.md).
 	EfSearch int
 	// Workers is the number of goroutines inserting into the graph during
 	// bulk upserts. Default GOMAXPROCS.
@@ -187,7 +186,7 @@ func (e *Embedded) upsertOne(p Point, vec []float32) (uint32, bool) {
 	meta := e.st.encode(p.Payload)
 	old, exists := e.st.byID[p.ID]
 	if exists {
-		if e.g == nil || slices.Equal(e.st.vec(old), vec) {
+		if e.g == nil || e.st.sameVec(old, vec) {
 			e.st.setVec(old, vec)
 			e.st.setMeta(old, meta)
 			return 0, false

@@ -107,7 +107,7 @@ func (e *Embedded) UsesGraph(f Filter, limit int) bool {
 func (e *Embedded) approximate(q []float32, pl plan, m *matcher, limit int) []scored {
 	sc := getCtx()
 	defer putCtx(sc)
-	found := e.g.search(sc, q, max(e.opts.EfSearch, limit), m)
+	found := e.g.search(sc, q, max(e.opts.EfSearch, limit), 4*limit+32, m)
 	if len(found) < limit {
 		return e.scan(q, pl, m, limit)
 	}
@@ -162,7 +162,7 @@ func (e *Embedded) scan(q []float32, pl plan, m *matcher, limit int) []scored {
 	short = e.shortlist(p, batch, short, keep, sc)
 	out := make([]scored, len(short))
 	for i, s := range short {
-		out[i] = scored{d: -dot(q, e.st.vec(s.n)), n: s.n}
+		out[i] = scored{d: -dotHalf(q, e.st.vec(s.n)), n: s.n}
 	}
 	sc.res, sc.batch = short[:0], batch[:0]
 	sortClosestFirst(out)
@@ -187,7 +187,7 @@ func (e *Embedded) exactFloat(q []float32, pl plan, m *matcher, limit int) []sco
 			if !pl.implied && !m.match(&e.st.meta[n]) {
 				continue
 			}
-			d := -dot(q, e.st.vec(n))
+			d := -dotHalf(q, e.st.vec(n))
 			if len(res) < limit || d < res.top().d {
 				res.offer(scored{d: d, n: n}, limit)
 			}

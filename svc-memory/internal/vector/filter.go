@@ -9,6 +9,17 @@ type matcher struct {
 	decisions []uint32          // any of; nil = any
 	excluded  []uint32          // document codes to skip
 	from, to  int64             // inclusive, 0 = open
+	// wsOnly: the workspace is the only condition (set by compile).
+	wsOnly bool
+}
+
+// accepts checks node n of st against the matcher, through the compact
+// workspace array when that is the only condition.
+func (m *matcher) accepts(st *store, n uint32) bool {
+	if m.wsOnly {
+		return st.ws[n] == m.want[fieldWorkspace]
+	}
+	return m.match(&st.meta[n])
 }
 
 func (m *matcher) match(meta *nodeMeta) bool {
@@ -62,6 +73,7 @@ func (s *store) compile(f Filter) (m matcher, ok bool) {
 		}
 	}
 	m.from, m.to = f.CreatedFrom, f.CreatedTo
+	m.wsOnly = m.onlyNeeds(fieldWorkspace) && m.decisions == nil
 	return m, true
 }
 

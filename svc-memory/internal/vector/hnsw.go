@@ -139,6 +139,7 @@ func (g *hnsw) insert(n uint32, sc *searchCtx, locked bool) {
 	eps := append(sc.eps[:0], cur)
 	for l := min(level, top); l >= 0; l-- {
 		found := g.searchLayer(sc, q, eps, g.efC, l, nil, locked)
+		g.rescore(n, found)
 		maxM := g.m
 		if l == 0 {
 			maxM = g.m0
@@ -156,6 +157,21 @@ func (g *hnsw) insert(n uint32, sc *searchCtx, locked bool) {
 		g.entry, g.maxLevel = n, level
 	}
 }
+
+// rescore replaces the int8 distances of the candidates found for node n
+// by half-precision ones: the walk may be approximate, but which links a
+// node gets (selectNeighbours, addLink) is decided on the vectors
+// themselves, or the graph's quality would carry the quantisation error.
+func (g *hnsw) rescore(n uint32, found []scored) {
+	v := g.st.vec(n)
+	for i := range found {
+		found[i].d = g.exact(v, found[i].n)
+	}
+	sortClosestFirst(found)
+}
+
+// exact is -cosine between a stored vector and node x, in half precision.
+func (g *hnsw) exact(v []uint16, x uint32) float32 { return -dotHalves(v, g.st.vec(x)) }
 
 // greedy walks layer l towards q and returns the closest node it reaches.
 func (g *hnsw) greedy(q probe, cur scored, l int, locked bool, sc *searchCtx) scored {
@@ -175,16 +191,16 @@ func (g *hnsw) greedy(q probe, cur scored, l int, locked bool, sc *searchCtx) sc
 // candidates closest first, keep one only if it is closer to the base than
 // to every neighbour kept so far. This keeps links spread across
 // directions, which clustered data needs. cands must be sorted closest
-// first.
+// first, with half-precision distances (rescore).
 func (g *hnsw) selectNeighbours(cands []scored, m int, out []scored) []scored {
 	if len(cands) <= m {
 		return append(out, cands...)
 	}
 	for _, c := range cands {
-		cv := g.probeOf(c.n)
+		cv := g.st.vec(c.n)
 		good := true
 		for _, s := range out {
-			if g.dist(cv, s.n) < c.d {
+			if g.exact(cv, s.n) < c.d {
 				good = false
 				break
 			}
@@ -220,9 +236,9 @@ func (g *hnsw) addLink(s, n uint32, d float32, l, maxM int, sc *searchCtx) {
 		return
 	}
 	cands := append(sc.prune[:0], scored{d: d, n: n})
-	nb := blk[1 : 1+cnt]
-	for i, dx := range g.distMany(g.probeOf(s), nb, sc) {
-		cands = append(cands, scored{d: dx, n: nb[i]})
+	sv := g.st.vec(s)
+	for _, x := range blk[1 : 1+cnt] {
+		cands = append(cands, scored{d: g.exact(sv, x), n: x})
 	}
 	slices.SortFunc(cands, byDistance)
 	sel := g.selectNeighbours(cands, maxM, sc.sel2[:0])

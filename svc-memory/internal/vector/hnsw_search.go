@@ -79,7 +79,7 @@ func (g *hnsw) searchLayer(sc *searchCtx, q probe, eps []scored, ef, l int, m *m
 			continue
 		}
 		cand.push(e)
-		if m == nil || m.match(&g.st.meta[e.n]) {
+		if m == nil || m.accepts(g.st, e.n) {
 			res.offer(e, ef)
 		}
 	}
@@ -99,7 +99,7 @@ func (g *hnsw) searchLayer(sc *searchCtx, q probe, eps []scored, ef, l int, m *m
 			x := fresh[i]
 			if len(res) < ef || d < res.top().d {
 				cand.push(scored{d: d, n: x})
-				if m == nil || m.match(&g.st.meta[x]) {
+				if m == nil || m.accepts(g.st, x) {
 					res.offer(scored{d: d, n: x}, ef)
 				}
 			}
@@ -113,9 +113,11 @@ func (g *hnsw) searchLayer(sc *searchCtx, q probe, eps []scored, ef, l int, m *m
 
 // search answers a query on the whole graph: greedy descent through the
 // upper layers, then a (filtered) ef-wide search on layer 0, all on int8
-// codes; the ef nodes found are then re-scored exactly in float32. The
-// result is closest first and is only valid until sc is reused.
-func (g *hnsw) search(sc *searchCtx, q []float32, ef int, m *matcher) []scored {
+// codes; the best keep of the ef nodes found are then re-scored on the
+// half-precision vectors (the int8 order is close enough that the true
+// best few are among them). The result is closest first and is only valid
+// until sc is reused.
+func (g *hnsw) search(sc *searchCtx, q []float32, ef, keep int, m *matcher) []scored {
 	if g.maxLevel < 0 {
 		return nil
 	}
@@ -126,8 +128,9 @@ func (g *hnsw) search(sc *searchCtx, q []float32, ef int, m *matcher) []scored {
 	}
 	sc.eps = append(sc.eps[:0], cur)
 	found := g.searchLayer(sc, p, sc.eps, ef, 0, m, false)
+	found = found[:min(len(found), keep)]
 	for i := range found {
-		found[i].d = -dot(q, g.st.vec(found[i].n))
+		found[i].d = -dotHalf(q, g.st.vec(found[i].n))
 	}
 	sortClosestFirst(found)
 	return found

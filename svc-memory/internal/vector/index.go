@@ -7,8 +7,9 @@
 //     lists give each filter its candidate set; a small set is scanned in
 //     full, a large one is searched through an HNSW graph (written here, no
 //     library) that exists once the index holds Options.ExactThreshold
-//     points. The graph works on int8 copies of the vectors (AVX-512 VNNI
-//     or AVX2 kernels) and re-scores its results in float32. Binary
+//     points. Vectors are kept in half precision (half.go); the graph walks
+//     int8 copies of them (AVX-512 VNNI or AVX2 kernels) and re-scores its
+//     results on the halves (AVX-512/F16C kernels). Binary
 //     snapshots let a restart skip the rebuild.
 //   - Qdrant (NewQdrant): a Qdrant collection over gRPC, used when the
 //     service is configured with QDRANT_ADDR.
@@ -25,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Point is one stored vector: a judgment, keyed by the caller's string ID.
@@ -172,4 +174,25 @@ func normalized(v []float32) []float32 {
 		out[i] *= inv
 	}
 	return out
+}
+
+// Match reports whether a point with payload p passes f (the semantics
+// Search applies; for indexes that keep payloads outside this package,
+// such as the lexical index).
+func (f Filter) Match(p Payload) bool {
+	switch {
+	case p.WorkspaceID != f.WorkspaceID,
+		f.OrganizationID != "" && p.OrganizationID != f.OrganizationID,
+		f.DocumentID != "" && p.DocumentID != f.DocumentID,
+		f.JudgeType != "" && p.JudgeType != f.JudgeType,
+		f.ContentType != "" && p.ContentType != f.ContentType,
+		f.ReviewerID != "" && p.ReviewerID != f.ReviewerID,
+		f.AnnotationID != "" && p.AnnotationID != f.AnnotationID,
+		len(f.Decisions) > 0 && !slices.Contains(f.Decisions, p.Decision),
+		slices.Contains(f.ExcludeDocumentIDs, p.DocumentID),
+		f.CreatedFrom != 0 && p.CreatedAt < f.CreatedFrom,
+		f.CreatedTo != 0 && p.CreatedAt > f.CreatedTo:
+		return false
+	}
+	return true
 }

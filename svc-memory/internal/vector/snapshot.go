@@ -11,14 +11,15 @@ import (
 	"time"
 )
 
-// Snapshot file layout (little endian), version 1:
+// Snapshot file layout (little endian), version 2 (1 stored float32
+// vectors; such a snapshot is refused and the index rebuilt):
 //
 //	magic "OCVECIDX", version u32, dim u32, M u32, efConstruction u32,
 //	taken (unix ns) i64, nodes u64
 //	dictionaries: per payload field, count u32 then strings (u32 length + bytes)
 //	IDs: nodes x u32 lengths, then the IDs' bytes back to back
 //	payloads: nodes x [8]u32 codes, nodes x i64 createdAt
-//	vectors: nodes x dim f32
+//	vectors: nodes x dim f16 (IEEE half)
 //	posting lists: count u32, then per list field u8, workspace u32,
 //	  value u32, length u32, nodes u32...
 //	graph flag u8; if 1: entry u32, top level i32, levels [nodes]u8,
@@ -29,7 +30,7 @@ import (
 // saved rather than rebuilt, so loading is mostly sequential reads.
 const (
 	snapshotMagic   = "OCVECIDX"
-	snapshotVersion = 1
+	snapshotVersion = 2
 	maxStringLen    = 1 << 20
 )
 
@@ -114,7 +115,7 @@ func (e *Embedded) save(dst io.Writer) error {
 		if rows <= 0 {
 			break
 		}
-		w.f32s(chunk[:rows*st.dim])
+		w.u16s(chunk[:rows*st.dim])
 	}
 	savePostings(w, st)
 	e.saveGraph(w)

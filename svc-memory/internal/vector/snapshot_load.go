@@ -69,6 +69,7 @@ func loadPoints(r *binReader, st *store, nodes int) error {
 	r.u64s(created)
 	st.meta = make([]nodeMeta, nodes)
 	st.pos = make([][numFields]int32, nodes)
+	st.ws = make([]uint32, nodes)
 	for n := range st.meta {
 		copy(st.meta[n].fields[:], codes[n*numFields:])
 		st.meta[n].created = int64(created[n])
@@ -78,6 +79,7 @@ func loadPoints(r *binReader, st *store, nodes int) error {
 			}
 			st.pos[n][f] = -1
 		}
+		st.ws[n] = st.meta[n].fields[fieldWorkspace]
 		if st.meta[n].live() {
 			st.byID[st.ids[n]] = uint32(n)
 			st.live++
@@ -85,7 +87,7 @@ func loadPoints(r *binReader, st *store, nodes int) error {
 	}
 	st.grow(nodes)
 	for c := 0; c*chunkSize < nodes && r.err == nil; c++ {
-		r.f32s(st.chunks[c][:min(chunkSize, nodes-c*chunkSize)*st.dim])
+		r.u16s(st.chunks[c][:min(chunkSize, nodes-c*chunkSize)*st.dim])
 	}
 	if r.err != nil {
 		return badSnapshot(r.err, "truncated points")
@@ -125,8 +127,10 @@ func quantizeAll(st *store) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			buf := make([]float32, st.dim)
 			for x := w; x < n; x += workers {
-				st.qscale[x], st.qsum[x] = quantize(st.vec(uint32(x)), st.qvec(uint32(x)))
+				decodeHalf(buf, st.vec(uint32(x)))
+				st.qscale[x], st.qsum[x] = quantize(buf, st.qvec(uint32(x)))
 			}
 		})
 	}

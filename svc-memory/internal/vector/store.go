@@ -65,8 +65,8 @@ type postingKey struct {
 	val   uint32
 }
 
-// store holds the nodes: external IDs, payloads, normalised vectors and the
-// payload inverted indexes. Node numbers are dense and never reused, which
+// store holds the nodes: external IDs, payloads, normalised vectors (as
+// halves, half.go) and the payload inverted indexes. Node numbers are dense and never reused, which
 // lets the HNSW graph address vectors by node number.
 type store struct {
 	dim      int
@@ -75,9 +75,13 @@ type store struct {
 	byID     map[string]uint32
 	meta     []nodeMeta
 	pos      [][numFields]int32 // position of the node in each posting list, -1 if none
-	chunks   [][]float32
+	chunks   [][]uint16
 	postings map[postingKey][]uint32
 	live     int
+	// ws is each node's workspace code, 0 for a tombstone: the graph walk
+	// checks a workspace-only filter here (4 bytes a node, mostly cached)
+	// instead of in the node's payload.
+	ws []uint32
 
 	// int8 copies of the vectors for the graph (see quant.go).
 	qstride int
@@ -96,8 +100,8 @@ func newStore(dim int) *store {
 
 func (s *store) size() int { return len(s.ids) }
 
-// vec returns node n's vector (a view into its chunk).
-func (s *store) vec(n uint32) []float32 {
+// vec returns node n's vector in half precision (a view into its chunk).
+func (s *store) vec(n uint32) []uint16 {
 	off := int(n&chunkMask) * s.dim
 	return s.chunks[n>>chunkShift][off : off+s.dim : off+s.dim]
 }
@@ -110,15 +114,25 @@ func (s *store) qvec(n uint32) []int8 {
 
 // setVec stores node n's (normalised) vector and its int8 codes.
 func (s *store) setVec(n uint32, vec []float32) {
-	copy(s.vec(n), vec)
+	encodeHalf(s.vec(n), vec)
 	s.qscale[n], s.qsum[n] = quantize(vec, s.qvec(n))
+}
+
+// sameVec reports whether node n holds vec (at half precision).
+func (s *store) sameVec(n uint32, vec []float32) bool {
+	for i, h := range s.vec(n) {
+		if h != toHalf(vec[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // grow makes room for nodes [0, n) in the vector chunks and per-node
 // arrays.
 func (s *store) grow(n int) {
 	for len(s.chunks)*chunkSize < n {
-		s.chunks = append(s.chunks, make([]float32, chunkSize*s.dim))
+		s.chunks = append(s.chunks, make([]uint16, chunkSize*s.dim))
 		s.qchunks = append(s.qchunks, make([]int8, chunkSize*s.qstride))
 	}
 	if have := len(s.qscale); n > have {
@@ -160,6 +174,7 @@ func (s *store) add(id string, vec []float32, m nodeMeta) uint32 {
 	s.setVec(n, vec)
 	s.ids = append(s.ids, id)
 	s.meta = append(s.meta, nodeMeta{})
+	s.ws = append(s.ws, 0)
 	s.pos = append(s.pos, [numFields]int32{})
 	s.byID[id] = n
 	s.setMeta(n, m)
@@ -174,6 +189,7 @@ func (s *store) setMeta(n uint32, m nodeMeta) {
 		s.live--
 	}
 	s.meta[n] = m
+	s.ws[n] = m.fields[fieldWorkspace]
 	for f := range s.pos[n] {
 		s.pos[n][f] = -1
 	}

@@ -1,171 +1,179 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"sort"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"sync"
-	"syscall"
 	"time"
-
-	"github.com/opencollab/backend/deploy/local/system"
-	"github.com/opencollab/backend/pkg/internalauth"
 )
 
-type caller struct {
-	sys    *system.System
-	hc     *http.Client
-	signer *internalauth.Signer
-	wsID   string
-}
-
-func newCaller(sys *system.System, conc int) *caller {
-	tr := &http.Transport{MaxIdleConns: 4 * conc, MaxIdleConnsPerHost: 4 * conc, IdleConnTimeout: time.Minute}
-	return &caller{sys: sys, hc: &http.Client{Transport: tr}, signer: internalauth.NewSigner(sys.InternalSecret)}
-}
-
-// seed creates the organization and its users through the gateway, and
-// learns the workspace id by asking the workspace service as the gateway
-// does.
-func (c *caller) seed(ctx context.Context, users int) error {
-	list := make([]map[string]any, users)
-	for i := range list {
-		list[i] = map[string]any{"userId": fmt.Sprintf("user-%03d", i), "name": fmt.Sprintf("User %d", i), "email": fmt.Sprintf("u%d@example.com", i)}
-	}
-	body, _ := json.Marshal(map[string]any{"data": map[string]any{"organizationId": "bench-org", "users": list}})
-	if code, b := c.do(c.gatewayRequest(body)()); code != 200 {
-		return fmt.Errorf("seed users: %d %s", code, b)
-	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.sys.ServiceURLs["workspace"]+"/internal/credentials/lookup",
-		bytes.NewReader([]byte(`{"data":{"apiKey":"`+c.sys.Credentials.APIKey+`"}}`)))
-	c.signer.Sign(req.Header, internalauth.Service("gateway"))
-	code, b := c.do(req)
-	var out struct {
-		Result struct {
-			Data struct {
-				WorkspaceID string `json:"workspaceId"`
-			} `json:"data"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(b, &out); err != nil || code != 200 {
-		return fmt.Errorf("workspace lookup: %d %s", code, b)
-	}
-	c.wsID = out.Result.Data.WorkspaceID
-	return nil
-}
-
-func (c *caller) do(req *http.Request) (int, []byte) {
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return 0, []byte(err.Error())
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
-}
-
-func (c *caller) directRequest(body []byte) func() *http.Request {
-	url := c.sys.ServiceURLs["identity"] + "/v2/users/get"
-	return func() *http.Request {
-		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		c.signer.Sign(req.Header, internalauth.Workspace(c.wsID))
-		return req
-	}
-}
-
-func (c *caller) gatewayRequest(body []byte) func() *http.Request {
-	url := c.sys.GatewayURL + "/v2/users/get"
-	return func() *http.Request {
-		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("x-svc-api-key", c.sys.Credentials.APIKey)
-		req.Header.Set("x-svc-auth-token", c.sys.Credentials.AuthToken)
-		return req
-	}
-}
-
-type phase struct {
+// counts is what a throughput run saw.
+type counts struct {
 	requests, failures int
 	elapsed            time.Duration
-	cpu                time.Duration
-	latencies          []time.Duration
 }
 
-// load runs conc workers for d and records every latency.
-func (c *caller) load(ctx context.Context, newReq func() *http.Request, d time.Duration, conc int) phase {
-	var mu sync.Mutex
-	var p phase
+// runWrk drives addr with wrk (2 threads, conc connections) for d.
+func runWrk(ctx context.Context, dir, addr string, headers [][2]string, conc int, d time.Duration) (counts, error) {
+	script := filepath.Join(dir, "wrk.lua")
+	var b strings.Builder
+	fmt.Fprintf(&b, "wrk.method = \"POST\"\nwrk.body = %s\n", strconv.Quote(benchBody))
+	for _, h := range headers {
+		fmt.Fprintf(&b, "wrk.headers[%s] = %s\n", strconv.Quote(h[0]), strconv.Quote(h[1]))
+	}
+	if err := os.WriteFile(script, []byte(b.String()), 0o644); err != nil {
+		return counts{}, err
+	}
+	out, err := exec.CommandContext(ctx, "wrk", "-t2", "-c"+strconv.Itoa(conc), "-d"+d.String(),
+		"-s", script, "http://"+addr+benchPath).CombinedOutput()
+	if err != nil {
+		return counts{}, fmt.Errorf("wrk: %v: %s", err, out)
+	}
+	return parseWrk(string(out))
+}
+
+var (
+	wrkRequests = regexp.MustCompile(`(\d+) requests in`)
+	wrkRate     = regexp.MustCompile(`Requests/sec:\s+([\d.]+)`)
+	wrkNon2xx   = regexp.MustCompile(`Non-2xx or 3xx responses: (\d+)`)
+	wrkSocket   = regexp.MustCompile(`Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)`)
+)
+
+func parseWrk(out string) (counts, error) {
+	m, r := wrkRequests.FindStringSubmatch(out), wrkRate.FindStringSubmatch(out)
+	if m == nil || r == nil {
+		return counts{}, fmt.Errorf("unexpected wrk output: %s", out)
+	}
+	var c counts
+	c.requests, _ = strconv.Atoi(m[1])
+	rate, _ := strconv.ParseFloat(r[1], 64)
+	if rate > 0 {
+		c.elapsed = time.Duration(float64(c.requests) / rate * float64(time.Second))
+	}
+	if m := wrkNon2xx.FindStringSubmatch(out); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		c.failures += n
+	}
+	if m := wrkSocket.FindStringSubmatch(out); m != nil {
+		for _, s := range m[1:] {
+			n, _ := strconv.Atoi(s)
+			c.failures += n
+		}
+	}
+	return c, nil
+}
+
+// closedLoop is the stand-in for wrk when it is not installed: conc
+// connections sending back to back for d.
+func closedLoop(ctx context.Context, addr string, req []byte, conc int, d time.Duration) (counts, error) {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	cpu0, start := cpuTime(), time.Now()
-	var wg sync.WaitGroup
-	for w := 0; w < conc; w++ {
+	var (
+		mu    sync.Mutex
+		total counts
+		first error
+		wg    sync.WaitGroup
+	)
+	start := time.Now()
+	for range conc {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var lat []time.Duration
-			fails := 0
-			for ctx.Err() == nil {
-				t0 := time.Now()
-				code, _ := c.do(newReq())
-				lat = append(lat, time.Since(t0))
-				if code != 200 {
-					fails++
-				}
-			}
+			n, fails, err := sendUntil(ctx, addr, req)
 			mu.Lock()
-			p.latencies = append(p.latencies, lat...)
-			p.failures += fails
+			total.requests += n
+			total.failures += fails
+			if first == nil {
+				first = err
+			}
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	p.elapsed, p.cpu = time.Since(start), cpuTime()-cpu0
-	p.requests = len(p.latencies)
-	sort.Slice(p.latencies, func(i, j int) bool { return p.latencies[i] < p.latencies[j] })
-	return p
+	total.elapsed = time.Since(start)
+	return total, first
 }
 
-func (p phase) rps() float64 { return float64(p.requests) / p.elapsed.Seconds() }
-
-func (p phase) pct(q float64) time.Duration {
-	if len(p.latencies) == 0 {
-		return 0
+func sendUntil(ctx context.Context, addr string, req []byte) (n, fails int, err error) {
+	rc, err := dialRaw(addr)
+	if err != nil {
+		return 0, 0, err
 	}
-	return p.latencies[int(q*float64(len(p.latencies)-1))]
-}
-
-func (p phase) cpuPerRequest() time.Duration {
-	if p.requests == 0 {
-		return 0
+	defer rc.close()
+	for ctx.Err() == nil {
+		status, err := rc.roundTrip(req)
+		if err != nil {
+			return n, fails + 1, err
+		}
+		n++
+		if status != 200 {
+			fails++
+		}
 	}
-	return p.cpu / time.Duration(p.requests)
+	return n, fails, nil
 }
 
-// cpuTime is this process's user+system CPU time: load generator, gateway
-// and services all run here, so the difference between the two phases is
-// what the gateway hop adds.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func report(w io.Writer, direct, gw phase, conc int) {
-	fmt.Fprintf(w, "users/get, %d concurrent clients, loopback, one process (load generator included in CPU)\n\n", conc)
-	fmt.Fprintf(w, "| path | requests/s | p50 | p99 | CPU/request | failures |\n|---|---|---|---|---|---|\n")
-	for _, r := range []struct {
-		name string
-		p    phase
-	}{{"direct to svc-identity", direct}, {"through gateway", gw}} {
-		fmt.Fprintf(w, "| %s | %.0f | %v | %v | %v | %d |\n", r.name, r.p.rps(), r.p.pct(0.5).Round(time.Microsecond),
-			r.p.pct(0.99).Round(time.Microsecond), r.p.cpuPerRequest().Round(time.Microsecond), r.p.failures)
+// constantRate sends rate requests/s for d, open loop (wrk2 style): worker
+// k of n sends request k, k+n, k+2n... each at its scheduled time. Latency
+// runs from the actual send; when the worker is still waiting for an
+// earlier answer at the scheduled time, from the scheduled time, so a slow
+// answer is charged to every request it delays (no coordinated omission).
+func constantRate(ctx context.Context, addr string, req []byte, rate int, d time.Duration, workers int) ([]time.Duration, int, error) {
+	interval := time.Second / time.Duration(rate)
+	start := time.Now().Add(50 * time.Millisecond)
+	end := start.Add(d)
+	var (
+		mu    sync.Mutex
+		lat   []time.Duration
+		fails int
+		first error
+		wg    sync.WaitGroup
+	)
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, f, err := sendOnSchedule(ctx, addr, req, start.Add(time.Duration(k)*interval), end, time.Duration(workers)*interval)
+			mu.Lock()
+			lat, fails = append(lat, l...), fails+f
+			if first == nil {
+				first = err
+			}
+			mu.Unlock()
+		}()
 	}
-	fmt.Fprintf(w, "\nthroughput ratio gateway/direct: %.2f\n", gw.rps()/direct.rps())
-	fmt.Fprintf(w, "CPU added by the gateway hop: %v per request\n", (gw.cpuPerRequest() - direct.cpuPerRequest()).Round(time.Microsecond))
+	wg.Wait()
+	return lat, fails, first
+}
+
+func sendOnSchedule(ctx context.Context, addr string, req []byte, due, end time.Time, every time.Duration) ([]time.Duration, int, error) {
+	rc, err := dialRaw(addr)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rc.close()
+	lat := make([]time.Duration, 0, int(end.Sub(due)/every)+1)
+	fails := 0
+	for ; due.Before(end) && ctx.Err() == nil; due = due.Add(every) {
+		t0 := due
+		if wait := time.Until(due); wait > 0 {
+			time.Sleep(wait)
+			t0 = time.Now()
+		}
+		status, err := rc.roundTrip(req)
+		if err != nil {
+			return lat, fails + 1, err
+		}
+		lat = append(lat, time.Since(t0))
+		if status != 200 {
+			fails++
+		}
+	}
+	return lat, fails, nil
 }

@@ -1,63 +1,99 @@
-// Command hopbench measures what the gateway hop costs: the same identity
-// read (users/get of one organization) is called directly on svc-identity,
-// signed as the gateway would, and then through the gateway with real
-// credentials, in one run on loopback. It prints requests/s, p50/p99 and the
-// process CPU per request of both, and their ratios.
+// Command hopbench measures what one proxy hop costs in front of a service:
+// the same users/get request is sent to a stand-in service built like ours
+// (Gin, internalauth, otelhttp, pkg/server) directly, through nginx (when
+// installed) and through the gateway, each a process of its own, all in one
+// invocation and interleaved. It reports throughput at each concurrency
+// (wrk, closed loop), the CPU per request of the proxy and of the upstream
+// (from /proc), and the latency each path adds at a fixed request rate
+// (open loop, wrk2 style). Tracing is on in both the gateway and the
+// upstream, sampled by a parent-based ratio sampler as in production.
 //
-//	go run ./deploy/local/cmd/hopbench -duration 10s -concurrency 16
+//	flock /tmp/opencollab-bench.lock go run ./deploy/local/cmd/hopbench
+//
+// Needs wrk for the throughput runs (apt-get install -y wrk; without it a
+// Go closed-loop client is used, which costs more CPU of its own) and nginx
+// for the nginx rows (apt-get install -y nginx-light).
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
-
-	"github.com/opencollab/backend/deploy/local/system"
 )
 
+// options are the benchmark's settings.
+type options struct {
+	rounds      int
+	slice       time.Duration
+	concs       []int
+	rate        int
+	sampleRatio float64
+	targets     []string
+	profileDir  string
+	proxyCores  int
+}
+
+func (o options) wants(name string) bool { return slices.Contains(o.targets, name) }
+
 func main() {
-	duration := flag.Duration("duration", 8*time.Second, "how long each phase runs")
-	concurrency := flag.Int("concurrency", 16, "concurrent clients")
-	users := flag.Int("users", 10, "users in the organization read")
+	var (
+		o                           options
+		role, concs, targets        string
+		secret, upstream, redisAddr string
+		withPprof                   bool
+	)
+	flag.StringVar(&role, "role", "", "internal: run as the upstream or gateway process")
+	flag.StringVar(&secret, "secret", "", "internal: the internal secret (roles)")
+	flag.StringVar(&upstream, "upstream", "", "internal: the upstream URL (gateway role)")
+	flag.StringVar(&redisAddr, "redis", "", "internal: the Redis address (gateway role)")
+	flag.BoolVar(&withPprof, "pprof", false, "internal: serve pprof (roles)")
+	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; every run of a round is repeated in each")
+	flag.DurationVar(&o.slice, "slice", 4*time.Second, "length of each measured run")
+	flag.StringVar(&concs, "concurrency", "16,64", "connections of the throughput runs")
+	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
+	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
+	flag.StringVar(&targets, "targets", "direct,nginx,gateway", "which paths to measure")
+	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
+	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) to this directory")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *duration, *concurrency, *users); err != nil {
+	var err error
+	switch role {
+	case "upstream":
+		err = runUpstream(ctx, secret, withPprof)
+	case "gateway":
+		err = runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr}, withPprof)
+	case "":
+		o.targets = strings.Split(targets, ",")
+		if o.concs, err = parseInts(concs); err == nil {
+			err = run(ctx, o)
+		}
+	default:
+		err = fmt.Errorf("unknown role %q", role)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "hopbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, d time.Duration, conc, users int) error {
-	dir, err := os.MkdirTemp("", "hopbench")
-	if err != nil {
-		return err
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("bad concurrency %q", f)
+		}
+		out = append(out, n)
 	}
-	defer os.RemoveAll(dir)
-	sysCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sys, err := system.Start(sysCtx, system.Options{
-		DataDir: dir, GatewayAddr: "127.0.0.1:0", RateLimitPerSecond: -1,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-	})
-	if err != nil {
-		return err
-	}
-	c := newCaller(sys, conc)
-	if err := c.seed(ctx, users); err != nil {
-		return err
-	}
-	body := []byte(`{"data":{"organizationId":"bench-org"}}`)
-	direct := c.load(ctx, c.directRequest(body), d/4, conc) // warm-up
-	gw := c.load(ctx, c.gatewayRequest(body), d/4, conc)
-	direct = c.load(ctx, c.directRequest(body), d, conc)
-	gw = c.load(ctx, c.gatewayRequest(body), d, conc)
-	report(os.Stdout, direct, gw, conc)
-	cancel()
-	return sys.Wait()
+	return out, nil
 }

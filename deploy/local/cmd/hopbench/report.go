@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"time"
+)
+
+// Goals of the gateway hop (issue 13).
+const (
+	goalThroughput = 0.6  // gateway requests/s ≥ 0.6 × direct
+	goalProxyCPU   = 1.25 // gateway CPU/request ≤ 1.25 × nginx's
+	goalUpstream   = 1.1  // upstream CPU/request behind the gateway ≤ 1.1 × direct
+	goalAddedP99   = 200 * time.Microsecond
+)
+
+func (t *throughput) rps() float64 {
+	if t == nil || t.elapsed <= 0 {
+		return 0
+	}
+	return float64(t.requests) / t.elapsed.Seconds()
+}
+
+// perRequest is CPU µs per request.
+func perRequest(cpu time.Duration, t *throughput) float64 {
+	if t == nil || t.requests == 0 {
+		return 0
+	}
+	return float64(cpu.Microseconds()) / float64(t.requests)
+}
+
+func (l *latency) pct(q float64) time.Duration {
+	if l == nil || len(l.samples) == 0 {
+		return 0
+	}
+	slices.Sort(l.samples)
+	return l.samples[int(q*float64(len(l.samples)-1))]
+}
+
+func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat map[string]*latency, exports int64, useWrk bool) {
+	client := "wrk -t2"
+	if !useWrk {
+		client = "Go closed-loop client (wrk not installed)"
+	}
+	fmt.Fprintf(w, "users/get on a Gin stand-in service, loopback, %d CPUs, %d interleaved rounds of %s runs; throughput by %s\n",
+		runtime.NumCPU(), o.rounds, o.slice, client)
+	if o.proxyCores > 0 {
+		fmt.Fprintf(w, "proxies limited to %d core(s): nginx worker_processes, gateway GOMAXPROCS\n", o.proxyCores)
+	}
+	fmt.Fprintf(w, "tracing on: OTEL_TRACES_SAMPLER=parentbased_traceidratio, ratio %g, OTLP export (%d batches received)\n\n", o.sampleRatio, exports)
+
+	fmt.Fprintln(w, "| connections | path | requests/s | × direct | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for _, conc := range o.concs {
+		direct := tp[key{"direct", conc}]
+		for _, t := range ts {
+			r := tp[key{t.name, conc}]
+			proxy := "–"
+			if t.proxy != nil {
+				proxy = fmt.Sprintf("%.1f", perRequest(r.proxyCPU, r))
+			}
+			fmt.Fprintf(w, "| %d | %s | %.0f | %s | %s | %.1f | %s | %d |\n", conc, t.name, r.rps(),
+				ratio(r.rps(), direct.rps()), proxy, perRequest(r.upstreamCPU, r),
+				ratio(perRequest(r.upstreamCPU, r), perRequest(direct.upstreamCPU, direct)), r.failures)
+		}
+	}
+
+	fmt.Fprintf(w, "\n| path | p50 at %d req/s | p99 | added p50 | added p99 | failures |\n|---|---|---|---|---|---|\n", o.rate)
+	direct := lat["direct"]
+	for _, t := range ts {
+		l := lat[t.name]
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d |\n", t.name, us(l.pct(0.5)), us(l.pct(0.99)),
+			us(l.pct(0.5)-direct.pct(0.5)), us(l.pct(0.99)-direct.pct(0.99)), l.failures)
+	}
+	fmt.Fprintln(w)
+	goals(w, o, tp, lat)
+}
+
+// goals prints each goal of the gateway against this run's figures.
+func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*latency) {
+	check := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "MISSED"
+	}
+	for _, conc := range o.concs {
+		d, g, n := tp[key{"direct", conc}], tp[key{"gateway", conc}], tp[key{"nginx", conc}]
+		if d == nil || g == nil {
+			continue
+		}
+		r := g.rps() / d.rps()
+		fmt.Fprintf(w, "c=%d: gateway throughput %.2f× direct (goal ≥ %.2f: %s)", conc, r, goalThroughput, check(r >= goalThroughput))
+		if n != nil {
+			c := perRequest(g.proxyCPU, g) / perRequest(n.proxyCPU, n)
+			fmt.Fprintf(w, "; gateway CPU %.2f× nginx's (goal ≤ %.2f: %s)", c, goalProxyCPU, check(c <= goalProxyCPU))
+		}
+		u := perRequest(g.upstreamCPU, g) / perRequest(d.upstreamCPU, d)
+		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s)\n", u, goalUpstream, check(u <= goalUpstream))
+	}
+	if d, g := lat["direct"], lat["gateway"]; d != nil && g != nil {
+		added := g.pct(0.99) - d.pct(0.99)
+		fmt.Fprintf(w, "gateway adds %s at p99 at %d req/s (goal ≤ %s: %s)\n", us(added), o.rate, us(goalAddedP99), check(added <= goalAddedP99))
+	}
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+func us(d time.Duration) string { return fmt.Sprintf("%d µs", d.Microseconds()) }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"github.com/opencollab/backend/gateway"
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/logging"
+	"github.com/opencollab/backend/pkg/redisdb"
+	"github.com/opencollab/backend/pkg/server"
+	"github.com/opencollab/backend/pkg/telemetry"
+)
+
+// The processes under test run as this same binary with -role, so each has
+// its own CPU account (/proc/<pid>/stat) and its own Go runtime, as in a
+// deployment. They announce their address as the first line of stdout and
+// log to stderr.
+
+// Credentials of the benchmark workspace.
+const (
+	benchAPIKey    = "bench-api-key"
+	benchToken     = "bench-auth-token"
+	benchWorkspace = "ws-bench"
+	benchPath      = "/v2/users/get"
+	benchBody      = `{"data":{"organizationId":"bench-org","userIds":["user-001","user-002"]}}`
+)
+
+// runUpstream serves a stand-in service built exactly like the real ones
+// (pkg/server, api.NewEngine on Gin, internalauth, otelhttp, telemetry) with
+// a handler that decodes and validates its body and answers from memory, so
+// what is measured is the HTTP and framework cost of a request, not a store.
+// It also answers the credential lookup as svc-workspace does.
+func runUpstream(ctx context.Context, secret string, withPprof bool) error {
+	shutdown, err := telemetry.Setup(ctx, "svc-bench")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
+	signer := internalauth.NewSigner(secret)
+	engine := api.NewEngine(nil)
+	engine.POST("/internal/credentials/lookup", signer.Authenticate(), internalauth.RequireService(),
+		api.Handle(func(*gin.Context) (*api.Result, error) {
+			return api.OK("found", map[string]any{
+				"workspaceId": benchWorkspace, "tokenHashes": []string{internalauth.HashToken(benchToken)},
+			}), nil
+		}))
+	users := engine.Group("", signer.Authenticate(), internalauth.RequireWorkspace())
+	users.POST(benchPath, api.Handle(getUsers))
+	return serve(ctx, otelhttp.NewHandler(engine, "svc-bench"), withPprof)
+}
+
+// getUsers is users/get without the store: decode, validate, answer.
+func getUsers(c *gin.Context) (*api.Result, error) {
+	var in struct {
+		OrganizationID string   `json:"organizationId" validate:"required"`
+		UserIDs        []string `json:"userIds"`
+	}
+	if err := api.Decode(c.Request, &in); err != nil {
+		return nil, err
+	}
+	out := make([]map[string]string, 0, len(in.UserIDs))
+	for _, id := range in.UserIDs {
+		out = append(out, map[string]string{"userId": id, "name": "Bench " + id})
+	}
+	return api.OK("Retrieved users successfully.", out), nil
+}
+
+// gatewayArgs configure the gateway process.
+type gatewayArgs struct {
+	secret, upstream, redis string
+}
+
+// runGateway runs the gateway as cmd/gateway does, with production
+// settings: rate limit on (high enough never to refuse), 1 s credential
+// cache, info logging, tracing per the OTEL_* environment.
+func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
+	shutdown, err := telemetry.Setup(ctx, "gateway")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
+	rdb, err := redisdb.Connect(ctx, "redis://"+a.redis)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	logger := logging.New(os.Stderr, slog.LevelInfo, "gateway")
+	gw, err := gateway.New(gateway.Config{
+		ListenAddr: "127.0.0.1:0", RedisURL: "redis://" + a.redis, InternalSecret: a.secret,
+		OperatorToken: "bench-operator-token", WorkspaceURL: a.upstream, IdentityURL: a.upstream,
+		RateLimitPerSecond: 1 << 40, MaxBodyBytes: api.MaxBodyBytes, AuthCacheTTL: time.Second, LogLevel: "info",
+	}, gateway.Deps{Redis: rdb, Logger: logger})
+	if err != nil {
+		return err
+	}
+	return serve(ctx, gw.Handler(), withPprof)
+}
+
+// serve listens, announces the address on stdout and serves h. With
+// withPprof the profiling endpoints listen on a second port, announced on
+// the same line.
+func serve(ctx context.Context, h http.Handler, withPprof bool) error {
+	srv, err := server.Listen("127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	pprofAddr := "-"
+	if withPprof {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		go func() { _ = http.Serve(ln, mux) }()
+		pprofAddr = ln.Addr().String()
+	}
+	fmt.Println(srv.Addr(), pprofAddr)
+	return srv.Serve(ctx, h)
+}

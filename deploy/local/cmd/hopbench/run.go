@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"time"
+)
+
+// key names one throughput cell: a path at a concurrency.
+type key struct {
+	target string
+	conc   int
+}
+
+// throughput sums the runs of one cell.
+type throughput struct {
+	counts
+	proxyCPU, upstreamCPU time.Duration
+}
+
+func (t *throughput) add(o throughput) {
+	t.requests += o.requests
+	t.failures += o.failures
+	t.elapsed += o.elapsed
+	t.proxyCPU += o.proxyCPU
+	t.upstreamCPU += o.upstreamCPU
+}
+
+// latency gathers the fixed-rate samples of one path.
+type latency struct {
+	samples  []time.Duration
+	failures int
+}
+
+// latencyWorkers is how many connections carry the fixed-rate load: each
+// sends every workers/rate (16 ms at 2000/s), far longer than an answer.
+const latencyWorkers = 32
+
+func run(ctx context.Context, o options) error {
+	dir, err := os.MkdirTemp("", "hopbench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	s, err := startStack(dir, o)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	ts := s.targets(o)
+	for _, t := range ts {
+		if err := checkTarget(t); err != nil {
+			return err
+		}
+	}
+	_, err = exec.LookPath("wrk")
+	useWrk := err == nil
+	if !useWrk {
+		fmt.Fprintln(os.Stderr, "hopbench: wrk not found (apt-get install -y wrk); using the Go closed-loop client")
+	}
+	maxConc := slices.Max(o.concs)
+	for _, t := range ts { // warm-up: connections, pools, JIT-free but cache-warm
+		if _, err := measureThroughput(ctx, s, t, maxConc, time.Second, useWrk); err != nil {
+			return err
+		}
+	}
+	tp, lat := map[key]*throughput{}, map[string]*latency{}
+	for round := range o.rounds {
+		order := slices.Concat(ts[round%len(ts):], ts[:round%len(ts)])
+		for _, conc := range o.concs {
+			for _, t := range order {
+				if round == 0 && conc == maxConc && t.name == "gateway" && o.profileDir != "" {
+					go profileBoth(s, o)
+				}
+				r, err := measureThroughput(ctx, s, t, conc, o.slice, useWrk)
+				if err != nil {
+					return err
+				}
+				if tp[key{t.name, conc}] == nil {
+					tp[key{t.name, conc}] = &throughput{}
+				}
+				tp[key{t.name, conc}].add(r)
+			}
+		}
+		for _, t := range order {
+			samples, fails, err := constantRate(ctx, t.addr, buildRequest(t.addr, t.headers()), o.rate, o.slice, latencyWorkers)
+			if err != nil {
+				return fmt.Errorf("%s at %d/s: %w", t.name, o.rate, err)
+			}
+			if lat[t.name] == nil {
+				lat[t.name] = &latency{}
+			}
+			lat[t.name].samples = append(lat[t.name].samples, samples...)
+			lat[t.name].failures += fails
+		}
+		fmt.Fprintf(os.Stderr, "hopbench: round %d of %d done\n", round+1, o.rounds)
+	}
+	report(os.Stdout, o, ts, tp, lat, s.sink.exports.Load(), useWrk)
+	return nil
+}
+
+// measureThroughput runs one closed-loop run and charges the CPU the proxy
+// and the upstream used meanwhile.
+func measureThroughput(ctx context.Context, s *stack, t *target, conc int, d time.Duration, useWrk bool) (throughput, error) {
+	up0, px0 := s.upstream.cpu(), time.Duration(0)
+	if t.proxy != nil {
+		px0 = t.proxy.cpu()
+	}
+	var (
+		c   counts
+		err error
+	)
+	if useWrk {
+		c, err = runWrk(ctx, s.dir, t.addr, t.headers(), conc, d)
+	} else {
+		c, err = closedLoop(ctx, t.addr, buildRequest(t.addr, t.headers()), conc, d)
+	}
+	if err != nil {
+		return throughput{}, fmt.Errorf("%s at c=%d: %w", t.name, conc, err)
+	}
+	r := throughput{counts: c, upstreamCPU: s.upstream.cpu() - up0}
+	if t.proxy != nil {
+		r.proxyCPU = t.proxy.cpu() - px0
+	}
+	return r, nil
+}
+
+// profileBoth writes CPU profiles of the gateway and the upstream taken
+// during one gateway run.
+func profileBoth(s *stack, o options) {
+	d := max(o.slice-time.Second, time.Second)
+	for _, p := range []*proc{s.gateway, s.upstream} {
+		go func() {
+			if err := profileCPU(p, o.profileDir, d); err != nil {
+				fmt.Fprintln(os.Stderr, "hopbench: profile:", err)
+			}
+		}()
+	}
+}

@@ -1,0 +1,181 @@
+package gateway
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+)
+
+// Realtime sync endpoints are WebSocket upgrades opened by browsers, which
+// cannot set the API-key headers: the gateway does not authenticate them.
+// It forwards the upgrade signed as internalauth.RealtimeUpgrade (no
+// workspace), and svc-content verifies the user token itself. Once the
+// service answers 101 the gateway only tunnels bytes both ways.
+
+var (
+	errUpgradeRequired = api.Errorf(api.InvalidArgument,
+		"this realtime endpoint needs a WebSocket upgrade (GET with Connection: Upgrade and Upgrade: websocket)")
+	errTunnelsFull = api.Errorf(api.Unavailable, "too many realtime connections on this gateway; retry later")
+	errShutdown    = api.Errorf(api.Unavailable, "this gateway is shutting down; reconnect")
+)
+
+// isWebSocketUpgrade reports whether h asks for a WebSocket upgrade.
+func isWebSocketUpgrade(h http.Header) bool {
+	return connectionListed(h["Connection"], "upgrade") && connectionListed(h["Upgrade"], "websocket")
+}
+
+// realtime serves a GET on a realtime path.
+func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt *route) {
+	if !isWebSocketUpgrade(r.Header) {
+		g.reject(w, r, id, errUpgradeRequired)
+		return
+	}
+	if rt.proxy == nil {
+		g.reject(w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
+		return
+	}
+	if !g.tunnels.acquire() {
+		err := errTunnelsFull
+		if g.tunnels.shutdown.Load() {
+			err = errShutdown
+		}
+		g.reject(w, r, id, err)
+		return
+	}
+	stripInternalHeaders(r.Header)
+	g.realtimeAuth.current().apply(r.Header)
+	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
+	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
+	tn := rt.proxy.upgrade(ctx, w, r)
+	span.End() // the span covers the handshake, not the tunnel's life
+	if tn == nil {
+		g.tunnels.release()
+		return
+	}
+	g.tunnels.run(tn)
+}
+
+// upgrade forwards the handshake on a new connection. On a 101 it takes
+// over the client connection and returns the tunnel to run; any other
+// answer (the service refusing the token, say) goes to the client as is.
+func (p *serviceProxy) upgrade(ctx context.Context, w http.ResponseWriter, r *http.Request) *tunnel {
+	c, err := p.pool.dial(ctx)
+	if err != nil {
+		p.fail(ctx, w, r, err)
+		return nil
+	}
+	var trace traceHeaders
+	otel.GetTextMapPropagator().Inject(ctx, &trace)
+	bp := getBuf()
+	defer putBuf(bp)
+	head := appendRequestHead((*bp)[:0], r, outRequest{host: p.host, trace: &trace, upgrade: true}, 0)
+	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(aLongTimeAgo) })
+	h := w.Header()
+	_, err = c.Write(head)
+	var rh respHead
+	if err == nil {
+		rh, err = readResponseHead(c.br, h)
+	}
+	if !stop() && err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		_ = c.Close()
+		clear(h)
+		p.fail(ctx, w, r, err)
+		return nil
+	}
+	echoRequestID(h, r.Header)
+	if rh.status != http.StatusSwitchingProtocols {
+		defer c.Close()
+		w.WriteHeader(rh.status)
+		if bodyAllowed(r.Method, rh.status) {
+			_, _ = copyAnswerBody(w, c.br, rh)
+		}
+		return nil
+	}
+	return p.takeOver(ctx, w, r, c, (*bp)[:0])
+}
+
+// takeOver hijacks the client connection, hands it the service's 101 (and
+// whatever the service sent after it) and returns the joined tunnel.
+func (p *serviceProxy) takeOver(ctx context.Context, w http.ResponseWriter, r *http.Request, c *upConn, buf []byte) *tunnel {
+	client, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		_ = c.Close()
+		p.logger.WarnContext(ctx, "cannot take over the client connection", "error", err)
+		clear(w.Header())
+		api.WriteError(ctx, w, api.Errorf(api.Internal, "WebSocket upgrade is not possible on this connection"))
+		return nil
+	}
+	// The server's read and write timeouts are for requests, not for a
+	// tunnel that may stay open for hours.
+	_ = client.SetDeadline(time.Time{})
+	buf = append(buf, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"...)
+	for k, vv := range w.Header() {
+		for _, v := range vv {
+			buf = appendHeader(buf, k, v)
+		}
+	}
+	buf = append(buf, "\r\n"...)
+	if n := c.br.Buffered(); n > 0 {
+		early, _ := c.br.Peek(n)
+		buf = append(buf, early...)
+	}
+	_, err = client.Write(buf)
+	if err == nil && brw.Reader.Buffered() > 0 {
+		early, _ := brw.Reader.Peek(brw.Reader.Buffered())
+		_, err = c.Write(early)
+	}
+	if err != nil {
+		_ = client.Close()
+		_ = c.Close()
+		p.logger.DebugContext(ctx, "tunnel broke during the handshake", "service", p.name, "path", r.URL.Path, "error", err)
+		return nil
+	}
+	return &tunnel{client: client, service: c.Conn}
+}
+
+// echoRequestID returns the request id to the client when the service did
+// not set one itself.
+func echoRequestID(resp, req http.Header) {
+	if _, ok := resp[internalauth.HeaderRequestID]; !ok {
+		if id := req[internalauth.HeaderRequestID]; len(id) > 0 {
+			resp[internalauth.HeaderRequestID] = id
+		}
+	}
+}
+
+// matchPattern matches a clean path against a pattern whose {name}
+// segments stand for exactly one non-empty segment. It does not allocate.
+func matchPattern(pattern, path string) bool {
+	for {
+		if pattern == "" || path == "" {
+			return pattern == path
+		}
+		if pattern[0] != '/' || path[0] != '/' {
+			return false
+		}
+		pattern, path = pattern[1:], path[1:]
+		pi, qi := segmentEnd(pattern), segmentEnd(path)
+		want, got := pattern[:pi], path[:qi]
+		isParam := strings.HasPrefix(want, "{") && strings.HasSuffix(want, "}")
+		if got == "" || (want != got && !isParam) {
+			return false
+		}
+		pattern, path = pattern[pi:], path[qi:]
+	}
+}
+
+func segmentEnd(s string) int {
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		return i
+	}
+	return len(s)
+}

@@ -1,0 +1,126 @@
+package gateway
+
+import (
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+)
+
+// tunnelBufferSize bounds what a tunnel direction holds in user space when
+// the kernel cannot splice (a TLS connection to the service): one pooled
+// buffer per direction, taken for the tunnel's life.
+const tunnelBufferSize = 8 << 10
+
+var tunnelBufPool = sync.Pool{New: func() any { b := make([]byte, tunnelBufferSize); return &b }}
+
+// tunnels counts and tracks this replica's upgraded connections, so their
+// number stays under MAX_REALTIME_TUNNELS and shutdown can close them.
+type tunnels struct {
+	max      int64
+	active   atomic.Int64
+	shutdown atomic.Bool
+
+	mu     sync.Mutex
+	open   map[*tunnel]struct{}
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func newTunnels(max int) *tunnels {
+	return &tunnels{max: int64(max), open: make(map[*tunnel]struct{})}
+}
+
+// acquire reserves a slot for one tunnel; release gives it back. A
+// reservation is taken before the service is even dialled, so a flood of
+// upgrades is refused without touching it.
+func (t *tunnels) acquire() bool {
+	if t.shutdown.Load() {
+		return false
+	}
+	if t.active.Add(1) > t.max {
+		t.active.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (t *tunnels) release() { t.active.Add(-1) }
+
+// tunnel joins a client and a service connection after a 101 answer.
+type tunnel struct {
+	client, service net.Conn
+	once            sync.Once
+}
+
+// closeBoth ends the tunnel: a copy blocked on either side returns.
+func (tn *tunnel) closeBoth() {
+	tn.once.Do(func() {
+		_ = tn.client.Close()
+		_ = tn.service.Close()
+	})
+}
+
+// run copies both ways until either side closes, then closes both and
+// releases the slot. It returns at once, closing both, when the registry is
+// already closed (shutdown).
+func (t *tunnels) run(tn *tunnel) {
+	defer t.release()
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		tn.closeBoth()
+		return
+	}
+	t.open[tn] = struct{}{}
+	t.wg.Add(1)
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.open, tn)
+		t.mu.Unlock()
+		t.wg.Done()
+	}()
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pipe(tn.client, tn.service)
+		tn.closeBoth()
+	}()
+	pipe(tn.service, tn.client)
+	tn.closeBoth()
+	<-done
+}
+
+// close closes every open tunnel, refuses new ones and waits until their
+// copies have stopped. The gateway calls it after the HTTP server drained.
+func (t *tunnels) close() {
+	t.shutdown.Store(true)
+	t.mu.Lock()
+	t.closed = true
+	for tn := range t.open {
+		tn.closeBoth()
+	}
+	t.mu.Unlock()
+	t.wg.Wait()
+}
+
+// pipe copies src to dst until either fails. Between two TCP connections
+// the kernel moves the bytes (splice), with no user-space buffer and no
+// allocation per message; otherwise one pooled, bounded buffer is used.
+func pipe(dst, src net.Conn) {
+	if d, ok := dst.(*net.TCPConn); ok {
+		if s, ok := src.(*net.TCPConn); ok {
+			_, _ = d.ReadFrom(s)
+			return
+		}
+	}
+	bp := tunnelBufPool.Get().(*[]byte)
+	defer tunnelBufPool.Put(bp)
+	_, _ = io.CopyBuffer(writerOnly{dst}, readerOnly{src}, *bp)
+}
+
+// readerOnly hides a connection's WriteTo, which would bring its own
+// buffer.
+type readerOnly struct{ io.Reader }

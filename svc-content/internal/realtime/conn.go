@@ -1,0 +1,180 @@
+package realtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// conn is one client WebSocket with a bounded send queue. Messages are
+// written by a goroutine that runs only while the queue is non-empty, so an
+// idle connection costs its read goroutine and nothing more. A client that
+// lets more than SendQueueBytes pile up, or does not take a write within
+// WriteTimeout, is disconnected: nothing is ever buffered without bound.
+type conn struct {
+	ws       *websocket.Conn
+	settings *Settings
+
+	mu      sync.Mutex
+	queue   [][]byte
+	queued  int  // bytes in queue and in the write under way
+	writing bool // a flush goroutine runs
+	closing bool // no more sends; the close frame follows the queue
+	code    int
+	reason  string
+
+	pongSeen atomic.Bool // a pong (or any message) since the last ping
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+func newConn(ws *websocket.Conn, s *Settings) *conn {
+	c := &conn{ws: ws, settings: s, done: make(chan struct{})}
+	c.pongSeen.Store(true)
+	ws.SetPongHandler(func(string) error { c.pongSeen.Store(true); return nil })
+	return c
+}
+
+// send queues b. A message larger than the whole bound still goes out
+// when the queue is empty; otherwise a full queue disconnects the client.
+func (c *conn) send(b []byte) {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	if c.queued > 0 && c.queued+len(b) > c.settings.SendQueueBytes {
+		c.mu.Unlock()
+		// Not inline: the caller may hold a room lock, and the close
+		// frame's write may wait for WriteTimeout.
+		go c.closeNow(ClosePolicy, "client too slow: its send queue exceeded the limit")
+		return
+	}
+	c.queue = append(c.queue, b)
+	c.queued += len(b)
+	if !c.writing {
+		c.writing = true
+		go c.flush()
+	}
+	c.mu.Unlock()
+}
+
+// flush writes the queue until it is empty, then sends the close frame if
+// a close was asked for meanwhile.
+func (c *conn) flush() {
+	for {
+		c.mu.Lock()
+		batch := c.queue
+		c.queue = nil
+		if len(batch) == 0 {
+			c.writing = false
+			closing, code, reason := c.closing, c.code, c.reason
+			c.mu.Unlock()
+			if closing {
+				c.sendClose(code, reason)
+			}
+			return
+		}
+		c.mu.Unlock()
+		n := 0
+		for _, b := range batch {
+			_ = c.ws.SetWriteDeadline(time.Now().Add(c.settings.WriteTimeout))
+			if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
+				c.abort()
+				return
+			}
+			n += len(b)
+		}
+		c.mu.Lock()
+		c.queued -= n
+		c.mu.Unlock()
+	}
+}
+
+// close ends the connection after what is queued has been written
+// (graceful: shutdown, a client that asked to close).
+func (c *conn) close(code int, reason string) {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	c.closing, c.code, c.reason = true, code, closeReason(reason)
+	idle := !c.writing
+	c.mu.Unlock()
+	if idle {
+		c.sendClose(code, c.reason)
+	}
+}
+
+// closeNow drops what is queued and ends the connection (refused or
+// revoked access, a slow client).
+func (c *conn) closeNow(code int, reason string) {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	c.closing, c.code, c.reason = true, code, closeReason(reason)
+	c.queue, c.queued = nil, 0
+	c.mu.Unlock()
+	c.sendClose(code, c.reason)
+}
+
+// sendClose writes the close frame and gives the client a moment to answer
+// before the read loop is cut off.
+func (c *conn) sendClose(code int, reason string) {
+	deadline := time.Now().Add(c.settings.WriteTimeout)
+	if err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), deadline); err != nil {
+		c.abort()
+		return
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(closeGrace))
+}
+
+// closeGrace is how long a client has to answer a close frame.
+const closeGrace = 2 * time.Second
+
+// abort closes the socket at once (a dead or stuck peer).
+func (c *conn) abort() {
+	c.mu.Lock()
+	c.closing = true
+	c.queue, c.queued = nil, 0
+	c.mu.Unlock()
+	_ = c.ws.Close()
+}
+
+// ping is called every PingInterval by the hub: a connection that showed
+// no sign of life since the previous ping is dropped.
+func (c *conn) ping() {
+	if !c.pongSeen.Swap(false) {
+		c.abort()
+		return
+	}
+	_ = c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.settings.WriteTimeout))
+}
+
+// read returns the next message; any message counts as a sign of life.
+func (c *conn) read() ([]byte, error) {
+	for {
+		typ, msg, err := c.ws.ReadMessage()
+		if err != nil {
+			return nil, err
+		}
+		c.pongSeen.Store(true)
+		if typ == websocket.BinaryMessage {
+			return msg, nil
+		}
+		// Text frames are not part of either protocol; skip them.
+	}
+}
+
+// finished marks the read loop's end (the socket is closed by then).
+func (c *conn) finished() {
+	c.doneOnce.Do(func() {
+		c.abort()
+		close(c.done)
+	})
+}

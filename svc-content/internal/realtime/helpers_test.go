@@ -1,0 +1,61 @@
+package realtime
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/opencollab/backend/svc-content/realtimetest"
+)
+
+// fakeAccess decides tokens of the form "<role>:<user>" (role editor,
+// viewer or none); "expired" and anything else are bad tokens.
+type fakeAccess struct{}
+
+func (fakeAccess) Check(_ context.Context, token, org, doc string) (Grant, error) {
+	role, user, ok := strings.Cut(token, ":")
+	if !ok {
+		return Grant{}, &Denial{Unauthenticated: true, Reason: "token is malformed"}
+	}
+	switch role {
+	case "editor", "viewer":
+		return Grant{Workspace: "ws1", UserID: user, Role: Role(role), ExpiresAt: time.Now().Add(time.Hour)}, nil
+	case "none":
+		return Grant{}, &Denial{Reason: "the token grants no access to document " + doc}
+	}
+	return Grant{}, &Denial{Unauthenticated: true, Reason: "token is invalid"}
+}
+
+// testServer serves both protocols of a hub on a loopback test server.
+type testServer struct {
+	hub    *Hub
+	store  *MemoryStore
+	wsBase string
+}
+
+func startServer(t *testing.T, store *MemoryStore, rdb *redis.Client, s Settings) *testServer {
+	t.Helper()
+	if store == nil {
+		store = NewMemoryStore()
+	}
+	hub := NewHub(Options{Store: store, Access: fakeAccess{}, Redis: rdb, Settings: s})
+	hub.Run()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v2/crdt/sync/{org}/{doc}/{editor}", func(w http.ResponseWriter, r *http.Request) {
+		hub.ServeYWebsocket(w, r, r.PathValue("org"), r.PathValue("doc"), r.PathValue("editor"))
+	})
+	mux.HandleFunc("GET /v2/crdt/hocuspocus", hub.ServeHocuspocus)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hub.Close(ctx)
+		srv.Close()
+	})
+	return &testServer{hub: hub, store: store, wsBase: realtimetest.WSBase(srv.URL)}
+}

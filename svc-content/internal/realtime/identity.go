@@ -1,0 +1,123 @@
+package realtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"sync"
+	"time"
+
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/svcclient"
+)
+
+// RealtimeAccessPath is svc-identity's route that verifies a user token
+// and decides its access to a document (svc-identity
+// internal/httpapi/realtime.go).
+const RealtimeAccessPath = "/internal/realtime/access"
+
+// identityPrincipal is svc-content's identity towards svc-identity.
+var identityPrincipal = internalauth.Service("content-realtime")
+
+// IdentityAccess asks svc-identity, caching each decision (granted or
+// refused) per token and document for a short while, so reconnect storms
+// and the periodic re-checks of many sessions cost identity one call per
+// (workspace, user, document) and period. Invalidate drops a user's
+// decisions at once (identity's access-removed events).
+type IdentityAccess struct {
+	client *svcclient.Client
+	ttl    time.Duration
+
+	mu    sync.Mutex
+	cache map[accessKey]accessEntry
+}
+
+type accessKey struct {
+	token    [32]byte // sha256 of the token
+	org, doc string
+}
+
+type accessEntry struct {
+	grant   Grant
+	denial  *Denial
+	expires time.Time
+}
+
+// NewIdentityAccess returns an Access asking identity through client and
+// caching decisions for ttl.
+func NewIdentityAccess(client *svcclient.Client, ttl time.Duration) *IdentityAccess {
+	return &IdentityAccess{client: client, ttl: ttl, cache: map[accessKey]accessEntry{}}
+}
+
+type accessReply struct {
+	Allowed         bool   `json:"allowed"`
+	Unauthenticated bool   `json:"unauthenticated"`
+	Reason          string `json:"reason"`
+	WorkspaceID     string `json:"workspaceId"`
+	UserID          string `json:"userId"`
+	AccessRole      string `json:"accessRole"`
+	ExpiresAt       int64  `json:"expiresAt"`
+}
+
+// Check implements Access.
+func (a *IdentityAccess) Check(ctx context.Context, token, org, doc string) (Grant, error) {
+	k := accessKey{token: sha256.Sum256([]byte(token)), org: org, doc: doc}
+	now := time.Now()
+	a.mu.Lock()
+	e, hit := a.cache[k]
+	a.mu.Unlock()
+	if hit && now.Before(e.expires) {
+		return e.result()
+	}
+	var reply accessReply
+	in := map[string]string{"token": token, "organizationId": org, "documentId": doc}
+	if err := a.client.Call(ctx, RealtimeAccessPath, identityPrincipal, in, &reply); err != nil {
+		return Grant{}, err
+	}
+	e = accessEntry{expires: now.Add(a.ttl)}
+	switch {
+	case reply.Allowed:
+		e.grant = Grant{Workspace: reply.WorkspaceID, UserID: reply.UserID, Role: Role(reply.AccessRole), ExpiresAt: time.Unix(reply.ExpiresAt, 0)}
+		if e.grant.Role != RoleEditor {
+			e.grant.Role = RoleViewer
+		}
+	default:
+		e.denial = &Denial{Unauthenticated: reply.Unauthenticated, Reason: reply.Reason}
+		e.grant = Grant{Workspace: reply.WorkspaceID, UserID: reply.UserID}
+	}
+	a.mu.Lock()
+	a.sweepLocked(now)
+	a.cache[k] = e
+	a.mu.Unlock()
+	return e.result()
+}
+
+func (e accessEntry) result() (Grant, error) {
+	if e.denial != nil {
+		return Grant{}, e.denial
+	}
+	return e.grant, nil
+}
+
+// Invalidate drops the cached decisions of a user.
+func (a *IdentityAccess) Invalidate(workspace, user string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for k, e := range a.cache {
+		if e.grant.Workspace == workspace && e.grant.UserID == user {
+			delete(a.cache, k)
+		}
+	}
+}
+
+// sweepLocked drops expired entries once the cache grows, keeping it
+// bounded by the decisions of one TTL.
+func (a *IdentityAccess) sweepLocked(now time.Time) {
+	if len(a.cache) < 1024 {
+		return
+	}
+	for k, e := range a.cache {
+		if now.After(e.expires) {
+			delete(a.cache, k)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package realtime
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
+	"github.com/opencollab/backend/svc-content/internal/yjs"
+)
+
+// pendingUpdate is an applied update waiting to be stored.
+type pendingUpdate struct {
+	update []byte
+	from   *member
+}
+
+// storeTimeout bounds one store write; a store that takes longer fails the
+// room rather than hold its members' acknowledgements forever.
+const storeTimeout = 30 * time.Second
+
+// handleSync runs one sync sub-message of m.
+func (r *room) handleSync(m *member, s yproto.Sync) {
+	switch s.Type {
+	case yproto.SyncStep1:
+		r.mu.Lock()
+		diff, err := r.doc.EncodeStateAsUpdate(s.Payload)
+		r.mu.Unlock()
+		if err != nil {
+			m.end(CloseBadRequest, "malformed state vector in sync step 1")
+			return
+		}
+		m.send(m.framer.syncStep2(diff))
+	default: // step 2 and update carry an update alike
+		if m.role() != RoleEditor {
+			m.ack(r.knows(s.Payload))
+			return
+		}
+		r.receiveUpdate(m, s.Payload)
+	}
+}
+
+// knows reports whether update brings no struct the room lacks (deletes
+// are not compared): what a Hocuspocus server acknowledges for a
+// read-only client.
+func (r *room) knows(update []byte) bool {
+	svBytes, err := yjs.EncodeStateVectorFromUpdate(update)
+	if err != nil {
+		return false
+	}
+	theirs, err := yjs.DecodeStateVector(svBytes)
+	if err != nil {
+		return false
+	}
+	r.mu.Lock()
+	ours := r.doc.StateVectorMap()
+	r.mu.Unlock()
+	for client, clock := range theirs {
+		if clock > ours[client] {
+			return false
+		}
+	}
+	return true
+}
+
+// receiveUpdate applies an editor's update and queues it for storing; it
+// is relayed and acknowledged once stored (commit). An update that changes
+// nothing is acknowledged at once.
+func (r *room) receiveUpdate(m *member, update []byte) {
+	r.mu.Lock()
+	if r.broken {
+		r.mu.Unlock()
+		return
+	}
+	eff, err := r.applyLocked(update)
+	if err != nil {
+		r.mu.Unlock()
+		m.end(CloseBadRequest, "malformed Yjs update")
+		return
+	}
+	if eff == nil {
+		r.mu.Unlock()
+		m.ack(true)
+		return
+	}
+	r.pending = append(r.pending, pendingUpdate{update: eff, from: m})
+	start := !r.committing
+	r.committing = true
+	r.mu.Unlock()
+	if start {
+		go r.commit()
+	}
+}
+
+// applyLocked applies update and returns what it changed (nil: nothing).
+// While parts of the document wait for missing dependencies the whole
+// update is kept, so nothing that waits is lost to the store.
+func (r *room) applyLocked(update []byte) ([]byte, error) {
+	r.captured = r.captured[:0]
+	if err := r.doc.ApplyUpdate(update); err != nil {
+		return nil, err
+	}
+	if r.doc.HasPending() {
+		return update, nil
+	}
+	switch len(r.captured) {
+	case 0:
+		return nil, nil
+	case 1:
+		return r.captured[0], nil
+	}
+	return yjs.MergeUpdates(r.captured...)
+}
+
+// commit stores the queued updates, a batch at a time (while one write is
+// under way the next batch gathers: group commit), then relays each to the
+// other members here, acknowledges it to its sender and fans it out to the
+// other replicas. Nothing is relayed or acknowledged before it is stored.
+func (r *room) commit() {
+	for {
+		r.mu.Lock()
+		batch := r.pending
+		r.pending = nil
+		if len(batch) == 0 || r.broken {
+			r.committing = false
+			r.mu.Unlock()
+			return
+		}
+		r.mu.Unlock()
+		update, err := r.store(batch)
+		if err != nil {
+			r.fail(err)
+			return
+		}
+		r.mu.Lock()
+		if len(batch) == 1 {
+			r.broadcastLocked(&outbound{body: update}, batch[0].from)
+		} else {
+			// One message for the whole batch, to everybody: a sender
+			// gets its own edits back, which Yjs ignores, and a busy
+			// document costs each member one message per commit.
+			r.broadcastLocked(&outbound{body: update}, nil)
+		}
+		r.seq++
+		seq := r.seq
+		r.mu.Unlock()
+		authors := make([]Author, 0, len(batch))
+		for _, p := range batch {
+			p.from.ack(true)
+			authors = append(authors, p.from.author)
+		}
+		r.hub.publishUpdate(r, seq, update)
+		r.hub.edited(r.key, authors)
+	}
+}
+
+// store writes a batch as one update.
+func (r *room) store(batch []pendingUpdate) ([]byte, error) {
+	update := batch[0].update
+	if len(batch) > 1 {
+		parts := make([][]byte, len(batch))
+		for i, p := range batch {
+			parts[i] = p.update
+		}
+		var err error
+		if update, err = yjs.MergeUpdates(parts...); err != nil {
+			return nil, fmt.Errorf("merge updates: %w", err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.hub.ctx, storeTimeout)
+	defer cancel()
+	// A few writes at a time per replica: the rooms' batches then grow
+	// while they wait (group commit) instead of every room contending
+	// for the database at once.
+	select {
+	case r.hub.writers <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("store update: %w", ctx.Err())
+	}
+	defer func() { <-r.hub.writers }()
+	if err := r.hub.store.Append(ctx, r.key, update, batch[len(batch)-1].from.author); err != nil {
+		return nil, fmt.Errorf("store update: %w", err)
+	}
+	return update, nil
+}
+
+// applyStored applies an update that is already stored (another replica's
+// fan-out, a REST write, a catch-up) and relays what it changed here.
+func (r *room) applyStored(update []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.broken {
+		return
+	}
+	eff, err := r.applyLocked(update)
+	if err != nil {
+		r.hub.logger.Warn("realtime: a stored update does not apply", "error", err)
+		return
+	}
+	if eff != nil {
+		r.broadcastLocked(&outbound{body: eff}, nil)
+	}
+}
+
+// catchUp applies what the store has and the room lacks: a replica that
+// missed fan-out messages converges with the others.
+func (r *room) catchUp(ctx context.Context) error {
+	state, err := r.hub.store.Load(ctx, r.key)
+	if err != nil || len(state) == 0 {
+		return err
+	}
+	diff, err := yjs.DiffUpdate(state, r.stateVector())
+	if err != nil {
+		return fmt.Errorf("diff stored state: %w", err)
+	}
+	r.applyStored(diff)
+	return nil
+}

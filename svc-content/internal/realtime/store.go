@@ -1,0 +1,61 @@
+package realtime
+
+import (
+	"context"
+	"sync"
+
+	"github.com/opencollab/backend/svc-content/internal/yjs"
+)
+
+// Store is where documents live: svc-content's CRDT store, shared with the
+// REST operations (one document, many doors). Compaction is the store's
+// business; the realtime side only loads and appends.
+type Store interface {
+	// Load returns the document's stored state as one Yjs update (v1),
+	// nil when the editor has no data yet.
+	Load(ctx context.Context, key DocKey) ([]byte, error)
+	// Append stores update durably before it returns; the editor's data
+	// is created when it has none (its type is what the update reveals).
+	Append(ctx context.Context, key DocKey, update []byte, by Author) error
+}
+
+// Author is who made an edit: the token's user and the editing session.
+type Author struct {
+	UserID    string
+	SessionID string
+}
+
+// MemoryStore is a Store in process memory, for tests and single-process
+// experiments; nothing survives the process.
+type MemoryStore struct {
+	mu   sync.Mutex
+	docs map[string][]byte
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{docs: map[string][]byte{}} }
+
+// Load implements Store.
+func (s *MemoryStore) Load(_ context.Context, key DocKey) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.docs[key.id()], nil
+}
+
+// Append implements Store: the stored state becomes the merge of the old
+// state and update.
+func (s *MemoryStore) Append(_ context.Context, key DocKey, update []byte, _ Author) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.docs[key.id()]
+	if !ok {
+		s.docs[key.id()] = append([]byte(nil), update...)
+		return nil
+	}
+	merged, err := yjs.MergeUpdates(old, update)
+	if err != nil {
+		return err
+	}
+	s.docs[key.id()] = merged
+	return nil
+}

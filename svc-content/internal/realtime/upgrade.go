@@ -1,0 +1,49 @@
+package realtime
+
+import (
+	"crypto/rand"
+	"net/http"
+	"sync"
+
+	"github.com/gorilla/websocket"
+)
+
+// upgrader reuses the HTTP server's read buffer and lends write buffers
+// from a pool only while a write runs, so an idle connection holds no
+// write buffer. Any origin may connect: the credential is the token, not
+// a cookie.
+var upgrader = websocket.Upgrader{
+	WriteBufferPool: &sync.Pool{},
+	CheckOrigin:     func(*http.Request) bool { return true },
+}
+
+// accept upgrades the request and registers the connection; nil when the
+// upgrade failed (the upgrader answered) or the hub is shutting down.
+func (h *Hub) accept(w http.ResponseWriter, r *http.Request) *conn {
+	ws, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return nil
+	}
+	ws.SetReadLimit(h.settings.MaxMessageBytes)
+	c := newConn(ws, &h.settings)
+	if !h.track(c) {
+		c.close(CloseGoingAway, "server shutting down; reconnect")
+		c.drain()
+		return nil
+	}
+	return c
+}
+
+// drain reads until the connection ends (after a close frame was sent,
+// the client's answer or the grace deadline ends it), then cleans up.
+func (c *conn) drain() {
+	for {
+		if _, err := c.read(); err != nil {
+			break
+		}
+	}
+	c.finished()
+}
+
+// newSessionID names one editing session (the webhook's sessionId).
+func newSessionID() string { return rand.Text()[:20] }

@@ -1,0 +1,115 @@
+package svccontent
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/svc-content/internal/crdt"
+	"github.com/opencollab/backend/svc-content/internal/realtime"
+)
+
+// RealtimeConfig are the realtime sync settings (README, "Realtime sync").
+type RealtimeConfig struct {
+	MaxMessageBytes int64         `env:"REALTIME_MAX_MESSAGE_BYTES, default=16777216"`
+	SendQueueBytes  int           `env:"REALTIME_SEND_QUEUE_BYTES, default=16777216"`
+	MaxPerWorkspace int           `env:"REALTIME_MAX_CONNECTIONS_PER_WORKSPACE, default=10000"`
+	MaxPerDocument  int           `env:"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT, default=500"`
+	AccessRecheck   time.Duration `env:"REALTIME_ACCESS_RECHECK, default=30s"`
+	EventDebounce   time.Duration `env:"REALTIME_EVENT_DEBOUNCE, default=5s"`
+	StoreWriters    int           `env:"REALTIME_STORE_WRITERS, default=64"`
+}
+
+func (c RealtimeConfig) settings() realtime.Settings {
+	return realtime.Settings{
+		MaxMessageBytes: c.MaxMessageBytes, SendQueueBytes: c.SendQueueBytes,
+		MaxPerWorkspace: c.MaxPerWorkspace, MaxPerDocument: c.MaxPerDocument,
+		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce, StoreWriters: c.StoreWriters,
+	}
+}
+
+// realtimeDoor wires the realtime hub to the CRDT store, identity (token
+// decisions and their removal events) and the events of edits.
+type realtimeDoor struct {
+	hub    *realtime.Hub
+	edits  *realtime.Debouncer
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identity, activity *svcclient.Client, logger *slog.Logger) *realtimeDoor {
+	s := cfg.Realtime.settings().WithDefaults()
+	access := realtime.NewIdentityAccess(identity, s.AccessRecheck/2)
+	edits := realtime.NewDebouncer(editPublisher{crdt: crdtSvc, activity: activity}, s.EventDebounce, logger)
+	hub := realtime.NewHub(realtime.Options{
+		Store: crdtStore{crdtSvc}, Access: access, Redis: rdb, Edits: edits, Settings: s, Logger: logger,
+	})
+	crdtSvc.OnWrite(func(ctx context.Context, ws string, ed crdt.Editor, update []byte) {
+		hub.Stored(ctx, realtime.DocKey{Workspace: ws, Org: ed.OrganizationID, Doc: ed.DocumentID, Editor: ed.EditorID}, update)
+	})
+	hub.Run()
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &realtimeDoor{hub: hub, edits: edits, cancel: cancel, done: make(chan struct{})}
+	go func() { defer close(d.done); hub.FollowAccessEvents(ctx, rdb, access) }()
+	return d
+}
+
+// close ends the sessions gracefully, stores what is in flight, then
+// publishes the pending edit events.
+func (d *realtimeDoor) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	d.hub.Close(ctx)
+	d.cancel()
+	<-d.done
+	d.edits.Flush()
+}
+
+func editor(k realtime.DocKey) crdt.Editor {
+	return crdt.Editor{OrganizationID: k.Org, DocumentID: k.Doc, EditorID: k.Editor}
+}
+
+// crdtStore is the realtime Store over the CRDT records.
+type crdtStore struct{ crdt *crdt.Service }
+
+func (s crdtStore) Load(ctx context.Context, k realtime.DocKey) ([]byte, error) {
+	return s.crdt.LoadUpdate(ctx, k.Workspace, editor(k))
+}
+
+func (s crdtStore) Append(ctx context.Context, k realtime.DocKey, update []byte, by realtime.Author) error {
+	return s.crdt.AppendUpdate(ctx, k.Workspace, editor(k), update, by.UserID)
+}
+
+// editPublisher publishes crdt.update_data and, where the workspace has
+// activities on, a crdt activity record (svc-activity answers
+// FAILED_PRECONDITION when they are off).
+type editPublisher struct {
+	crdt     *crdt.Service
+	activity *svcclient.Client
+}
+
+func (p editPublisher) PublishEdit(ctx context.Context, k realtime.DocKey, by realtime.Author) error {
+	if err := p.crdt.PublishEdited(ctx, k.Workspace, editor(k), by.UserID, by.SessionID); err != nil {
+		return err
+	}
+	if !p.activity.Configured() {
+		return nil
+	}
+	record := map[string]any{
+		"featureType": "crdt", "actionType": "crdt.update_data", "actionUser": map[string]string{"userId": by.UserID},
+		"targetEntityId": k.Editor, "entityData": map[string]string{"editorId": k.Editor, "sessionId": by.SessionID},
+	}
+	in := map[string]any{"organizationId": k.Org, "documentId": k.Doc, "activities": []any{record}}
+	err := p.activity.Call(ctx, "/v2/activities/add", internalauth.Workspace(k.Workspace), in, nil)
+	var apiErr *api.Error
+	if errors.As(err, &apiErr) && apiErr.Status == api.FailedPrecondition {
+		return nil
+	}
+	return err
+}

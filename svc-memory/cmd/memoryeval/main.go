@@ -1,0 +1,73 @@
+// Command memoryeval runs svc-memory's evaluation set (internal/evalset)
+// with each retrieval mode and prints recall@5, MRR, suggest accuracy and
+// cross-organization results, overall and per category.
+//
+//	go run ./cmd/memoryeval [-failures]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/opencollab/backend/svc-memory/internal/evalset"
+	"github.com/opencollab/backend/svc-memory/internal/memory"
+)
+
+func main() {
+	failures := flag.Bool("failures", false, "list the failed cases of the hybrid mode")
+	flag.Parse()
+	if err := run(context.Background(), *failures); err != nil {
+		fmt.Fprintln(os.Stderr, "memoryeval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, listFailures bool) error {
+	set, err := evalset.Load()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("evaluation set: %d judgments, %d cases; built-in embedder; goals recall@5 >= %.2f, suggest accuracy >= %.2f, 0 cross-organization results\n\n",
+		len(set.Judgments), len(set.Cases), evalset.GoalRecall5, evalset.GoalSuggest)
+	fmt.Println("| mode | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	var hybrid *evalset.Metrics
+	for _, mode := range []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid} {
+		m, err := evalset.Run(ctx, set, mode)
+		if err != nil {
+			return err
+		}
+		printRow(mode, m)
+		if mode == memory.RetrievalHybrid {
+			hybrid = m
+		}
+	}
+	printParts("hybrid by category:", hybrid.ByCategory)
+	printParts("hybrid by file (cases-heldout.txt was written after tuning on cases.txt):", hybrid.ByFile)
+	if listFailures {
+		fmt.Printf("\nhybrid failures (%d):\n%s\n", len(hybrid.Failures), strings.Join(hybrid.Failures, "\n"))
+	}
+	return nil
+}
+
+func printParts(title string, parts map[string]*evalset.Metrics) {
+	fmt.Printf("\n%s\n\n", title)
+	fmt.Println("| part | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		printRow(n, parts[n])
+	}
+}
+
+func printRow(name string, m *evalset.Metrics) {
+	fmt.Printf("| %s | %d | %.3f | %.3f | %d | %.3f | %d |\n", name, m.SearchCases, m.Recall5, m.MRR, m.SuggestCases, m.SuggestAcc, m.CrossOrg)
+}

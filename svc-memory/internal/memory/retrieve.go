@@ -1,0 +1,313 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/opencollab/backend/svc-memory/internal/lexical"
+	"github.com/opencollab/backend/svc-memory/internal/vector"
+)
+
+// Retrieval modes: the vector leg, the lexical leg, or both fused.
+const (
+	RetrievalHybrid  = "hybrid"
+	RetrievalVector  = "vector"
+	RetrievalLexical = "lexical"
+)
+
+// Fusion and relevance tuning (the evaluation set measures them; see
+// internal/evalset and README).
+const (
+	// fuseDepth is how many candidates each leg contributes at least.
+	fuseDepth = 50
+	// vectorShare weighs the vector leg's normalised score against the
+	// lexical leg's when both found something.
+	vectorShare = 0.5
+	// DefaultMinCoverage is the lexical coverage (lexical.Hit.Coverage) at
+	// which a judgment counts as evidence on its own.
+	DefaultMinCoverage = 0.3
+	// prfWeight is the share of the expanded query's scores (the second
+	// round of retrieve).
+	prfWeight = 0.8
+	// supportFloor: every relevant judgment has at least this share of the
+	// absolute evidence the best needs, from the query itself (a judgment
+	// reached only through the expanded query, or sharing one common
+	// word, does not count as precedent).
+	supportFloor = 0.5
+	// relativeFloor: a relevant judgment scores at least this share of the
+	// best evidence (scored.match), once the best passed the absolute gate.
+	relativeFloor = 0.15
+)
+
+// scored is a judgment retrieved for a query.
+type scored struct {
+	Stored
+	// score is the similarity reported to clients: rel scaled by the
+	// absolute evidence of the best match, so it orders like rel and a
+	// query that matches nothing well scores low throughout.
+	score float64
+	// rel is the fused score normalised per query: 1 for the best match.
+	rel float64
+	// match is how close the judgment comes to the best evidence of the
+	// query in either leg: the larger of its cosine as a share of the best
+	// cosine (both above the noise level, half of MinSimilarity: unrelated
+	// texts score up to ~0.2 on the built-in embedder) and its BM25 score
+	// as a share of the best BM25 score. It
+	// decides relevance and weighs precedent (a paraphrase is not drowned
+	// by an exact phrase match found by the other leg).
+	match float64
+	// cos is the vector similarity (-1 when the vector leg did not return
+	// the judgment); cov the lexical coverage (0 when the lexical leg did
+	// not).
+	cos, cov float64
+}
+
+// evidence reports whether a judgment is, in absolute terms, a match on
+// its own: its cosine reaches MinSimilarity or its lexical coverage
+// MinCoverage. Only the best match must be; a word in common ("the new
+// header" for "the new screenshots") is not enough.
+func (s *Service) evidence(sc scored) bool {
+	return max(sc.cos, 0) >= s.MinSimilarity || sc.cov >= s.MinCoverage
+}
+
+// evidenceLevel is how much evidence a judgment other than the best
+// brings: its cosine as a share of MinSimilarity plus its coverage as a
+// share of MinCoverage (partial evidence from both legs adds up).
+func (s *Service) evidenceLevel(sc scored) float64 {
+	return max(sc.cos, 0)/s.MinSimilarity + sc.cov/s.MinCoverage
+}
+
+// fields returns the lexical field weights of the index searched.
+func (s *Service) fields(content bool) lexical.Weights {
+	if content {
+		return lexical.ContentWeights
+	}
+	return lexical.ReviewWeights
+}
+
+// retrieve finds the judgments of ws matching f most related to text,
+// best first: the vector and lexical legs each return their best
+// candidates, whose scores are normalised per query (min-max for cosine,
+// share of the best for BM25) and summed with vectorShare (fuse). When
+// the best candidate is evidence on its own, the query is expanded with
+// its text and the legs run again (pseudo-relevance feedback: judgments
+// deciding the same point in other words are found through the one that
+// matched), the second round counting prfWeight of the first in the
+// ranking (rel) but not in relevance (match, from the query alone: the
+// expansion must not turn a shared common word into precedent). The result
+// is joined with the store (a hit whose judgment is gone is dropped).
+func (s *Service) retrieve(ctx context.Context, ws string, content bool, text string, f Filter, limit int) ([]scored, error) {
+	first, err := s.fuse(ctx, ws, content, text, f, limit)
+	if err != nil || len(first.order) == 0 {
+		return s.join(ctx, ws, first, limit)
+	}
+	best := first.cands[first.order[0]]
+	if !s.evidence(*best) {
+		return s.join(ctx, ws, first, limit)
+	}
+	rid, _ := recordIDOf(ws, first.order[0])
+	top, err := s.Store.FindByIDs(ctx, ws, []string{rid})
+	if err != nil || len(top) == 0 {
+		return s.join(ctx, ws, first, limit)
+	}
+	expansion := top[0].ReviewText()
+	if content {
+		expansion = top[0].ContentText()
+	}
+	second, err := s.fuse(ctx, ws, content, text+"\n"+expansion, f, limit)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range second.order {
+		c2 := second.cands[id]
+		c := first.get(id)
+		c.rel = max(c.rel, prfWeight*c2.rel)
+	}
+	return s.join(ctx, ws, first, limit)
+}
+
+// candidates are one retrieval round's fused candidates by point id, in
+// the order found.
+type candidates struct {
+	cands map[string]*scored
+	order []string
+}
+
+func (cs *candidates) get(id string) *scored {
+	c := cs.cands[id]
+	if c == nil {
+		c = &scored{cos: -1}
+		cs.cands[id] = c
+		cs.order = append(cs.order, id)
+	}
+	return c
+}
+
+// fuse runs both legs once and sums their normalised scores (rel), best
+// first in order.
+func (s *Service) fuse(ctx context.Context, ws string, content bool, text string, f Filter, limit int) (*candidates, error) {
+	depth := max(limit, fuseDepth)
+	cs := &candidates{cands: map[string]*scored{}}
+	vf := f.vector(ws)
+	if s.Retrieval != RetrievalLexical {
+		hits, err := s.vectorHits(ctx, content, text, vf, depth)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := scoreRange(hits)
+		for _, h := range hits {
+			c := cs.get(h.ID)
+			c.cos = float64(h.Score)
+			c.rel += s.share(true) * normalise(c.cos, lo, hi)
+			if noise := s.MinSimilarity / 2; hi > noise {
+				c.match = max(c.match, max(c.cos-noise, 0)/(hi-noise))
+			}
+		}
+	}
+	if s.Retrieval != RetrievalVector && s.Lexical != nil {
+		hits := s.Lexical.Search(text, vf, depth, s.fields(content))
+		for _, h := range hits {
+			c := cs.get(h.ID)
+			c.cov = h.Coverage
+			c.rel += s.share(false) * h.Score / hits[0].Score
+			c.match = max(c.match, h.Score/hits[0].Score)
+		}
+	}
+	slices.SortStableFunc(cs.order, func(a, b string) int {
+		return -cmpFloat(cs.cands[a].rel, cs.cands[b].rel)
+	})
+	return cs, nil
+}
+
+// share is the weight of a leg in the fused score: the configured share
+// in hybrid mode, everything in a single-leg mode.
+func (s *Service) share(vectorLeg bool) float64 {
+	switch s.Retrieval {
+	case RetrievalVector, RetrievalLexical:
+		return 1
+	}
+	if vectorLeg {
+		return vectorShare
+	}
+	return 1 - vectorShare
+}
+
+func (s *Service) vectorHits(ctx context.Context, content bool, text string, f vector.Filter, depth int) ([]vector.Hit, error) {
+	sp := s.serving()
+	if sp == nil {
+		return nil, nil // no usable vectors yet (a model change without the old embedder)
+	}
+	vecs, err := sp.Embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("embed query: got %d vectors", len(vecs))
+	}
+	idx := sp.Review
+	if content {
+		idx = sp.Content
+	}
+	hits, err := idx.Search(ctx, vecs[0], f, depth)
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	return hits, nil
+}
+
+// scoreRange is the lowest and highest score of hits (best first).
+func scoreRange(hits []vector.Hit) (lo, hi float64) {
+	if len(hits) == 0 {
+		return 0, 0
+	}
+	return float64(hits[len(hits)-1].Score), float64(hits[0].Score)
+}
+
+// normalise maps x in [lo, hi] to [0, 1]; a single hit (lo == hi) is 1.
+func normalise(x, lo, hi float64) float64 {
+	if hi-lo < 1e-9 {
+		return 1
+	}
+	return (x - lo) / (hi - lo)
+}
+
+// join reads the best limit candidates from the store, normalises rel to
+// the best one and sets the reported score.
+func (s *Service) join(ctx context.Context, ws string, cs *candidates, limit int) ([]scored, error) {
+	if cs == nil {
+		return nil, nil
+	}
+	cands := cs.cands
+	order := slices.Clone(cs.order)
+	slices.SortStableFunc(order, func(a, b string) int {
+		return -cmpFloat(cands[a].rel, cands[b].rel)
+	})
+	order = order[:min(len(order), limit)]
+	ids := make([]string, 0, len(order))
+	for _, id := range order {
+		if rid, ok := recordIDOf(ws, id); ok {
+			ids = append(ids, rid)
+		}
+	}
+	stored, err := s.Store.FindByIDs(ctx, ws, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Stored, len(stored))
+	for _, j := range stored {
+		byID[j.RecordID] = j
+	}
+	out := make([]scored, 0, len(order))
+	for _, id := range order {
+		rid, _ := recordIDOf(ws, id)
+		if j, ok := byID[rid]; ok {
+			c := *cands[id]
+			c.Stored = j
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return out, nil
+	}
+	best := out[0].rel
+	strength := math.Max(math.Max(out[0].cos, 0), out[0].cov)
+	for i := range out {
+		if best > 0 {
+			out[i].rel /= best
+		}
+		out[i].score = out[i].rel * strength
+	}
+	return out, nil
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// relevant keeps the judgments that are evidence for the query. The best
+// match must clear an absolute threshold (cosine MinSimilarity or lexical
+// coverage MinCoverage): otherwise nothing is relevant. The others are
+// kept when they have supportFloor of that evidence themselves (cosine and
+// coverage shares adding up) and score at least relativeFloor of the best
+// (scored.match), so the threshold follows each query's best evidence
+// instead of a fixed cosine.
+func (s *Service) relevant(found []scored) []scored {
+	if len(found) == 0 || !s.evidence(found[0]) {
+		return nil
+	}
+	var out []scored
+	for _, sc := range found {
+		if sc.match >= relativeFloor && s.evidenceLevel(sc) >= supportFloor {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
