@@ -17,7 +17,7 @@ func decodeUpdate(d updateDecoder) (decodedUpdate, error) {
 	if err != nil {
 		return decodedUpdate{}, err
 	}
-	ds, order, err := readDeleteSetOrdered(d)
+	ds, order, err := readDeleteSet(d)
 	if err != nil {
 		return decodedUpdate{}, err
 	}

@@ -77,15 +77,6 @@ func (b *branch) kind() Kind { return kindOfRef[b.ref] }
 // isRoot reports whether b is a top-level type of its document.
 func (b *branch) isRoot() bool { return b.item == nil }
 
-// first is the first undeleted item of the sequence (AbstractType._first).
-func (b *branch) first() *Item {
-	n := b.start
-	for n != nil && n.deleted() {
-		n = n.right
-	}
-	return n
-}
-
 // contentType is ContentType: an item holding a shared type.
 type contentType struct{ t *branch }
 

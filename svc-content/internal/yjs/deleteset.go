@@ -62,22 +62,6 @@ func mergeDeleteSets(dss []deleteSet) deleteSet {
 	return merged
 }
 
-// isDeleted reports whether id lies in a range of ds (ranges sorted).
-func (ds deleteSet) isDeleted(id ID) bool {
-	dels := ds[id.Client]
-	i, found := slices.BinarySearchFunc(dels, id.Clock, func(r deleteRange, clock uint64) int {
-		switch {
-		case r.clock+r.length <= clock:
-			return -1
-		case r.clock > clock:
-			return 1
-		}
-		return 0
-	})
-	_ = i
-	return found
-}
-
 // sortedClients returns the clients of ds, highest first: the order in
 // which Yjs writes them.
 func (ds deleteSet) sortedClients() []uint64 {
@@ -114,16 +98,10 @@ func writeDeleteSet(e updateEncoder, ds deleteSet) {
 	}
 }
 
-// readDeleteSet reads a delete set; ranges stay in wire order. A client
-// listed twice collects both lists, as in Yjs.
-func readDeleteSet(d updateDecoder) (deleteSet, error) {
-	ds, _, err := readDeleteSetOrdered(d)
-	return ds, err
-}
-
-// readDeleteSetOrdered is readDeleteSet that also returns the clients in
-// the order they appear (the order Yjs applies them in).
-func readDeleteSetOrdered(d updateDecoder) (deleteSet, []uint64, error) {
+// readDeleteSet reads a delete set; ranges stay in wire order, and the
+// clients are also returned in the order they first appear (the order Yjs
+// applies them in). A client listed twice collects both lists, as in Yjs.
+func readDeleteSet(d updateDecoder) (deleteSet, []uint64, error) {
 	rest := d.rest()
 	ds := deleteSet{}
 	var order []uint64

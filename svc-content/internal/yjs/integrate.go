@@ -32,7 +32,7 @@ func (it *Item) integrate(tx *Tx, offset uint64) {
 	}
 	tx.doc.store.addStruct(it)
 	it.integrateContent(tx)
-	tx.addChangedType(p, it.hasParentSub())
+	tx.addChangedType(p)
 	if (p.item != nil && p.item.deleted()) || (it.hasParentSub() && it.right != nil) {
 		it.delete(tx)
 	}

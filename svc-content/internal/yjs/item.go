@@ -51,15 +51,6 @@ func (it *Item) originID() (ID, bool) { return it.origin, it.has(flagHasOrigin) 
 // lastID is the ID of the item's last clock.
 func (it *Item) lastID() ID { return ID{Client: it.id.Client, Clock: it.id.Clock + it.length - 1} }
 
-// next is the next undeleted item.
-func (it *Item) next() *Item {
-	n := it.right
-	for n != nil && n.deleted() {
-		n = n.right
-	}
-	return n
-}
-
 // prev is the previous undeleted item.
 func (it *Item) prev() *Item {
 	n := it.left
@@ -169,7 +160,7 @@ func (it *Item) delete(tx *Tx) {
 	}
 	it.markDeleted()
 	tx.addDelete(it.id.Client, it.id.Clock, it.length)
-	tx.addChangedType(parent, it.hasParentSub())
+	tx.addChangedType(parent)
 	switch c := it.content.(type) {
 	case *contentType:
 		c.t.deleteChildren(tx)

@@ -114,7 +114,7 @@ func (tx *Tx) stateChanged() bool {
 
 // addChangedType is addChangedTypeToTransaction: only types that existed
 // before the transaction and are not deleted count as changed.
-func (tx *Tx) addChangedType(t *branch, _ bool) {
+func (tx *Tx) addChangedType(t *branch) {
 	it := t.item
 	if it == nil || (it.id.Clock < tx.beforeState(it.id.Client) && !it.deleted()) {
 		tx.changed[t] = struct{}{}

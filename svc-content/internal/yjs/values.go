@@ -234,12 +234,11 @@ func equalAttrs(a, b any) bool {
 	if !oka || !okb || len(ka) != len(kb) {
 		return false
 	}
-	for i, f := range ka {
+	for _, f := range ka {
 		other, has := lookupFlat(kb, f.Key)
 		if _, undef := f.Value.(lib0.UndefinedValue); undef && !has {
 			return false
 		}
-		_ = i
 		if !strictEqual(other, f.Value) {
 			return false
 		}
