@@ -4,7 +4,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -97,9 +99,16 @@ func TestTipTapEditorsOverREST(t *testing.T) {
 	var missing []tiptaptest.Case
 	for _, ed := range editors {
 		r := mounted[ed.seed.Name]
-		if !r.OK {
+		if !r.OK && !markedHardBreak(r) {
 			t.Errorf("%s: %v\nTipTap: %s\nget:    %s %s", ed.seed.Name, r.Problems, r.TipTap.HTML, ed.seed.GoHTML, ed.seed.GoJSON)
 			continue
+		}
+		// StarterKit's TrailingNode shows an empty paragraph after a last
+		// node that is not a non-empty paragraph (documented).
+		html := ed.seed.GoHTML
+		trailing := !strings.HasSuffix(html, "</p>") || strings.HasSuffix(html, "<p></p>")
+		if r.CollabHTML != html && (!trailing || r.CollabHTML != html+"<p></p>") {
+			t.Errorf("%s: an editor on the stored document shows %q, get answers %q", ed.seed.Name, r.CollabHTML, ed.seed.GoHTML)
 		}
 		body := fmt.Sprintf(`{"organizationId":"o1","documentId":"tiptap","editorId":%q,"update":%q,"userId":"editor"}`,
 			ed.id, base64.StdEncoding.EncodeToString(r.EditUpdate))
@@ -107,8 +116,9 @@ func TestTipTapEditorsOverREST(t *testing.T) {
 			t.Fatalf("%s: posting the edit back: %s", ed.seed.Name, up.Raw)
 		}
 		after := getEditor(t, e, "tiptap", ed.id, `,"format":"yjs","stateVector":"`+ed.sv+`"`)
-		if want, _ := json.Marshal(r.SecondHTML); string(after.Data) != string(want) {
-			t.Errorf("%s: get after the edit = %s, editors show %s", ed.seed.Name, after.Data, want)
+		var got string
+		if err := json.Unmarshal(after.Data, &got); err != nil || got != r.SecondHTML {
+			t.Errorf("%s: get after the edit = %s, editors show %q", ed.seed.Name, after.Data, r.SecondHTML)
 		}
 		c := ed.seed
 		c.GoJSON, c.Missing = nil, &tiptaptest.Missing{
@@ -124,6 +134,17 @@ func TestTipTapEditorsOverREST(t *testing.T) {
 			t.Errorf("%s: the seed plus the missing part shows %q, editors %q", name, r.MissingHTML, mounted[name].SecondHTML)
 		}
 	}
+}
+
+// markedHardBreak is the documented y-prosemirror limitation: a hard
+// break inside a mark is stored without its marks, so every collaborative
+// editor (and get) shows the break between two marked runs, while TipTap
+// without collaboration keeps it inside the mark. Only the two seed
+// comparisons may fail for it.
+func markedHardBreak(r tiptaptest.Result) bool {
+	want := []string{"Go JSON differs from TipTap getJSON()", "Go RenderHTML differs from TipTap getHTML()"}
+	return strings.Contains(r.TipTap.HTML, "<br>") && slices.Equal(r.Problems, want) &&
+		strings.Count(r.CollabHTML, "<br>") == strings.Count(r.TipTap.HTML, "<br>")
 }
 
 func sortedKeys(m map[string]string) []string {
