@@ -133,7 +133,12 @@ func TestCRDTYjsRoundTrip(t *testing.T) {
 			{map[string]any{"title": "U"}, nil},
 		}},
 		{"array", "array", "items", []version{{[]any{1, "two", map[string]any{"three": 3}}, nil}, {[]any{false}, nil}}},
-		{"xml", "xml", "default", []version{{"<p>one</p><p>two</p>", "<p>one</p><p>two</p>"}, {"<h1>title</h1>", "<h1>title</h1>"}}},
+		// contentKey default is TipTap: get answers the HTML, yjs reads
+		// y-prosemirror's XML (node names, typed attributes).
+		{"xml", "xml", "default", []version{
+			{"<p>one</p><p>two</p>", "<paragraph>one</paragraph><paragraph>two</paragraph>"},
+			{"<h1>title</h1>", `<heading level="1">title</heading>`},
+		}},
 	}
 	var cases []e3YjsCase
 	for _, e := range editors {

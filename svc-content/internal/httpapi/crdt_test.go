@@ -20,7 +20,7 @@ import (
 // behind the signature check.
 func crdtEngine(t *testing.T) *gin.Engine {
 	t.Helper()
-	svc := crdt.NewService(testenv.Mongo(t), nil)
+	svc := crdt.NewService(testenv.Mongo(t), nil, crdt.Settings{})
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +151,14 @@ func TestCRDTErrors(t *testing.T) {
 		{"update data mismatch", "update", `{` + ids + `"editorId":"e1","type":"xml","data":["x"]}`, 400, "INVALID_ARGUMENT", "data must be a string for type xml"},
 		{"update other contentKey", "update", `{` + ids + `"editorId":"e1","type":"xml","data":"x","contentKey":"content"}`, 400, "INVALID_ARGUMENT", "contentKey"},
 		{"get without documentId", "get", `{"organizationId":"o1"}`, 400, "INVALID_ARGUMENT", "documentId"},
+		{"update not base64", "update", `{` + ids + `"editorId":"e1","update":"!!"}`, 400, "INVALID_ARGUMENT", "update is not base64"},
+		{"update malformed", "update", `{` + ids + `"editorId":"e1","update":"AQID"}`, 400, "INVALID_ARGUMENT", "not a Yjs update"},
+		{"update unknown editor", "update", `{` + ids + `"editorId":"e9","update":"AAA="}`, 404, "NOT_FOUND", "e9"},
+		{"update with data and update", "update", `{` + ids + `"editorId":"e1","type":"xml","data":"<p>y</p>","update":"AAA="}`, 400, "INVALID_ARGUMENT", "not both"},
+		{"add with update", "add", `{` + ids + `"editorId":"e2","type":"text","data":"x","update":"AAA="}`, 400, "INVALID_ARGUMENT", "update"},
+		{"unknown field", "update", `{` + ids + `"editorId":"e1","type":"xml","data":"x","upd":"AAA="}`, 400, "INVALID_ARGUMENT", "unknown field(s) upd"},
+		{"get unknown format", "get", `{` + ids + `"format":"html"}`, 400, "INVALID_ARGUMENT", "format"},
+		{"get stateVector not base64", "get", `{` + ids + `"format":"yjs","stateVector":"%%"}`, 400, "INVALID_ARGUMENT", "stateVector is not base64"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
