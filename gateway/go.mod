@@ -1,6 +1,6 @@
 module github.com/opencollab/backend/gateway
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
@@ -10,4 +10,9 @@ require (
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/trace v1.47.0
 	golang.org/x/sync v0.23.0
+)
+
+require (
+	github.com/getkin/kin-openapi v0.153.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )
