@@ -71,7 +71,7 @@ func load() {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
+		enc.SetIndent("", " ")
 		if err := enc.Encode(doc); err != nil {
 			loadErr = err
 			return
@@ -89,6 +89,8 @@ func Assemble(fsys fs.FS) (map[string]any, []Operation, error) {
 	}
 	components, _ := base["components"].(map[string]any)
 	schemas, _ := components["schemas"].(map[string]any)
+	responses := map[string]any{}
+	components["responses"] = responses
 	paths := map[string]any{}
 	var list []Operation
 	var tags []any
@@ -115,7 +117,7 @@ func Assemble(fsys fs.FS) (map[string]any, []Operation, error) {
 			schemas[k] = v
 		}
 		for path, op := range f.Operations {
-			method, built, err := op.build(path)
+			method, built, err := op.build(path, responses)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %s: %w", name, path, err)
 			}

@@ -64,7 +64,7 @@ func TestAssembleRefusesBadFragments(t *testing.T) {
 		"no data":        {Tag: "T", Summary: "s", Example: example()},
 		"unknown status": {Tag: "T", Summary: "s", Data: map[string]any{}, Errors: []string{"GONE"}, Example: example()},
 	} {
-		if _, _, err := spec.build("/v2/x/y"); err == nil {
+		if _, _, err := spec.build("/v2/x/y", map[string]any{}); err == nil {
 			t.Errorf("%s: build accepted it", name)
 		}
 	}
@@ -85,7 +85,9 @@ func TestErrorStatusesFollowTheHTTPTable(t *testing.T) {
 	}
 	op := doc["paths"].(map[string]any)["/v2/users/get"].(map[string]any)["post"].(map[string]any)
 	resp := op["responses"].(map[string]any)
-	desc := resp["400"].(map[string]any)["description"].(string)
+	ref := resp["400"].(map[string]any)["$ref"].(string)
+	shared := doc["components"].(map[string]any)["responses"].(map[string]any)
+	desc := shared[ref[strings.LastIndex(ref, "/")+1:]].(map[string]any)["description"].(string)
 	if !strings.Contains(desc, "FAILED_PRECONDITION") || !strings.Contains(desc, "INVALID_ARGUMENT") {
 		t.Fatalf("users/get 400 should list the feature switch's FAILED_PRECONDITION: %s", desc)
 	}

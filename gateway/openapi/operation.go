@@ -85,8 +85,10 @@ func (o opSpec) method() string {
 	return o.Method
 }
 
-// build returns the OpenAPI operation object of path.
-func (o opSpec) build(path string) (string, map[string]any, error) {
+// build returns the OpenAPI operation object of path. The error responses
+// it uses are added to responses (components.responses), one per set of
+// statuses of an HTTP code, and referenced.
+func (o opSpec) build(path string, responses map[string]any) (string, map[string]any, error) {
 	if o.Tag == "" || o.Summary == "" {
 		return "", nil, fmt.Errorf("tag and summary are required")
 	}
@@ -102,12 +104,12 @@ func (o opSpec) build(path string) (string, map[string]any, error) {
 		if o.Example.Request == nil {
 			return "", nil, fmt.Errorf("example.request is required")
 		}
-		responses, err := o.responses()
+		out, err := o.responses(responses)
 		if err != nil {
 			return "", nil, err
 		}
 		op["requestBody"] = o.requestBody()
-		op["responses"] = responses
+		op["responses"] = out
 	}
 	op["operationId"] = operationID(o.method(), path)
 	op["tags"] = []any{o.Tag}
@@ -147,7 +149,7 @@ func (o opSpec) requestBody() map[string]any {
 	}
 }
 
-func (o opSpec) responses() (map[string]any, error) {
+func (o opSpec) responses(responses map[string]any) (map[string]any, error) {
 	ok, err := o.successSchema()
 	if err != nil {
 		return nil, err
@@ -177,7 +179,9 @@ func (o opSpec) responses() (map[string]any, error) {
 	}
 	for code, list := range byCode {
 		sort.Strings(list)
-		out[code] = errorResponse(list)
+		name := "Error_" + strings.Join(list, "_")
+		responses[name] = errorResponse(list)
+		out[code] = map[string]any{"$ref": "#/components/responses/" + name}
 	}
 	return out, nil
 }

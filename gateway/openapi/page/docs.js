@@ -143,7 +143,9 @@
     if (errs.length) {
       sec.appendChild(el("h4", {}, ["Other responses"]));
       sec.appendChild(el("table", {"class": "errors"}, errs.map(function (c) {
-        return el("tr", {}, [el("td", {}, [c]), el("td", {}, [text(op.responses[c].description)])]);
+        var r = op.responses[c];
+        if (r.$ref) r = spec.components.responses[refName(r.$ref)];
+        return el("tr", {}, [el("td", {}, [c]), el("td", {}, [text(r.description)])]);
       })));
     }
     return sec;
