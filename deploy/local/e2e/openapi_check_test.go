@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -34,6 +35,23 @@ var (
 
 type apiContract struct {
 	router routers.Router
+	mu     sync.Mutex
+}
+
+// recordCoverage appends the operation an exchange used to the file named
+// by OPENAPI_COVERAGE_FILE, when set, to see which operations the e2e
+// traffic exercises (sort -u the file).
+func (c *apiContract) recordCoverage(op string) {
+	name := os.Getenv("OPENAPI_COVERAGE_FILE")
+	if name == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		fmt.Fprintln(f, op)
+		f.Close()
+	}
 }
 
 func loadContract() (*apiContract, error) {
@@ -65,6 +83,7 @@ func (c *apiContract) check(req *http.Request, reqBody []byte, code int, header 
 		}
 		return nil
 	}
+	c.recordCoverage(req.Method + " " + route.Path)
 	ctx := context.Background()
 	in := &openapi3filter.RequestValidationInput{
 		Request: req, PathParams: params, Route: route,
