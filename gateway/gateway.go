@@ -129,6 +129,12 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/readyz":
 		g.probe(w, r, g.ready)
 		return
+	case "/openapi.json":
+		serveOpenAPI(w, r)
+		return
+	case "/docs":
+		serveDocs(w, r)
+		return
 	}
 	g.handle(w, r)
 }

@@ -29,7 +29,6 @@ func TestRoutesToOwningService(t *testing.T) {
 		{"/v2/organizations/documents/migrate/status", svcContent},
 		{"/v2/crdt/add", svcContent},
 		{"/v2/commentannotations/get", svcContent},
-		{"/v2/recordings/get", svcContent},
 		{"/v1/notifications/add", svcNotify},
 		{"/v2/notifications/config/get", svcNotify},
 		{"/v2/activities/add", svcActivity},

@@ -28,6 +28,10 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   # TipTap 3 + y-prosemirror in jsdom for svc-content's prosemirror tests.
   echo "npm ci --prefix tools/tiptapcheck"
   npm ci --prefix tools/tiptapcheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/tiptapcheck failed; the TipTap tests cannot run"
+  # jsdom for the gateway's /docs page and the stock standardwebhooks
+  # package for the webhook verification snippet of docs/webhooks.md.
+  echo "npm ci --prefix tools/docscheck"
+  npm ci --prefix tools/docscheck --no-audit --no-fund >/dev/null || echo "npm ci in tools/docscheck failed; the docs checks cannot run"
 else
   echo "node/npm not found; the yjs read-back tests cannot run"
 fi

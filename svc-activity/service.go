@@ -78,6 +78,8 @@ type Deps struct {
 // Service is a ready-to-serve activity service. Close stops its outbox
 // relay.
 type Service struct {
+	// routes are the registered routes (Routes).
+	routes     []string
 	handler    http.Handler
 	stopRelay  context.CancelFunc
 	relayEnded sync.WaitGroup
@@ -133,12 +135,16 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// it); Close ends it.
 	relayCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), stopRelay: stop}
+	s.routes = api.Routes(engine)
 	s.relayEnded.Go(func() { publisher.RunRelay(relayCtx) })
 	return s, nil
 }
 
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
+
+// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the outbox relay and waits for it. Events still in the
 // outbox stay there for the next start.

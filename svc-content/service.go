@@ -140,6 +140,8 @@ type Deps struct {
 // Service is a ready-to-serve content service with its background work
 // (outbox relay, migration worker) running until Close.
 type Service struct {
+	// routes are the registered routes (Routes).
+	routes   []string
 	handler  http.Handler
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
@@ -192,6 +194,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// Background work outlives New's context and stops with Close.
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), cancel: cancel, realtime: rt}
+	s.routes = api.Routes(engine)
 	worker := migrations.NewWorker(migration.WorkerOptions{Lease: cfg.MigrationLease})
 	s.wg.Go(func() { pub.RunRelay(bg) })
 	s.wg.Go(func() { worker.Run(bg) })
@@ -200,6 +203,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
+
+// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the background work and waits for it. A migration in flight
 // is left to its lease: another replica (or the next start) resumes it.

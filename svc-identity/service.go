@@ -82,6 +82,8 @@ type Deps struct {
 
 // Service is a ready-to-serve identity service.
 type Service struct {
+	// routes are the registered routes (Routes).
+	routes  []string
 	handler http.Handler
 	stop    context.CancelFunc // the outbox relay of the access events
 	done    chan struct{}
@@ -146,6 +148,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	httpapi.Routes(engine, signer, ids, secrets, time.Now, backends)
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	svc := &Service{handler: otelhttp.NewHandler(engine, Name), stop: stop, done: make(chan struct{})}
+	svc.routes = api.Routes(engine)
 	go func() { defer close(svc.done); pub.RunRelay(bg) }()
 	return svc, nil
 }
@@ -167,3 +170,6 @@ func optionalClient(name, baseURL string, signer *internalauth.Signer) *svcclien
 
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
+
+// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+func (s *Service) Routes() []string { return s.routes }

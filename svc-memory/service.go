@@ -71,6 +71,8 @@ type Deps struct {
 // consumer and the index sweeper, snapshots an embedded index when
 // configured, and releases the indexes.
 type Service struct {
+	// routes are the registered routes (Routes).
+	routes   []string
 	handler  http.Handler
 	memory   *memory.Service
 	indexes  *indexes
@@ -136,6 +138,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	})
 	httpapi.Routes(engine, internalauth.NewSigner(cfg.InternalSecret), mem, agents.NewService(agentStore, pages, time.Now))
 	s.handler = otelhttp.NewHandler(engine, Name)
+	s.routes = api.Routes(engine)
 
 	// Background work outlives New's context (a start-up deadline must not
 	// stop it); Close ends it.
@@ -150,6 +153,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
+
+// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the background work and waits for it, then snapshots and
 // closes the vector indexes. Unacknowledged events stay pending in the

@@ -106,6 +106,8 @@ type Deps struct {
 // Service is a ready-to-serve workspace service with its webhook delivery
 // running in the background until Close.
 type Service struct {
+	// routes are the registered routes (Routes).
+	routes  []string
 	handler http.Handler
 	stop    context.CancelFunc
 	running sync.WaitGroup
@@ -155,6 +157,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	})
 	httpapi.Routes(engine, internalauth.NewSigner(cfg.InternalSecret), svc, hooks, deliveries)
 	s := &Service{handler: otelhttp.NewHandler(engine, Name)}
+	s.routes = api.Routes(engine)
 
 	// Delivery outlives New's context (a start-up deadline must not stop
 	// it); Close ends it.
@@ -207,6 +210,9 @@ func (w switchWatch) SetFeatureSwitches(ctx context.Context, workspaceID string,
 
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
+
+// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the webhook delivery and waits for in-flight deliveries.
 // Unacknowledged events and undelivered messages stay stored for the next

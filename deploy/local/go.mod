@@ -2,4 +2,7 @@ module github.com/opencollab/backend/deploy/local
 
 go 1.26
 
-require github.com/gorilla/websocket v1.5.3 // indirect
+require (
+	github.com/getkin/kin-openapi v0.153.0
+	github.com/gorilla/websocket v1.5.3 // indirect
+)

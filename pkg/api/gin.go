@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 )
@@ -92,4 +93,21 @@ func recoverer() gin.HandlerFunc {
 		}()
 		c.Next()
 	}
+}
+
+// Routes lists the routes registered on e as "METHOD /path" (gin's
+// ":name" segments as "{name}"), for the test that compares every
+// service's surface with the OpenAPI description.
+func Routes(e *gin.Engine) []string {
+	var out []string
+	for _, r := range e.Routes() {
+		segs := strings.Split(r.Path, "/")
+		for i, s := range segs {
+			if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+				segs[i] = "{" + s[1:] + "}"
+			}
+		}
+		out = append(out, r.Method+" "+strings.Join(segs, "/"))
+	}
+	return out
 }

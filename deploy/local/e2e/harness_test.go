@@ -132,6 +132,7 @@ func (s *stack) raw(method, path string, body []byte, headers map[string]string)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	s.checkContract(req, body, resp, b)
 	var env struct {
 		Result map[string]any `json:"result"`
 		Error  map[string]any `json:"error"`

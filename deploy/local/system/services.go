@@ -82,14 +82,13 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 	defer func() { s.stops = append(s.stops, func() { closeAll(closers) }) }()
 	for _, name := range hosted {
 		for _, ln := range listeners[name] {
-			h, closeFn, err := build(ctx, name, w)
+			svc, err := build(ctx, name, w)
 			if err != nil {
 				return fmt.Errorf("svc-%s: %w", name, err)
 			}
-			if closeFn != nil {
-				closers = append(closers, closeFn)
-			}
-			s.serveOn(ctx, ln, h)
+			closers = append(closers, svc.Close)
+			s.ServiceRoutes[name] = svc.Routes()
+			s.serveOn(ctx, ln, svc.Handler())
 		}
 	}
 	gw, err := newGateway(ctx, w)
@@ -119,14 +118,21 @@ func hostedServices(wanted []string) []string {
 	return out
 }
 
+// hostedService is what the system needs of a service.
+type hostedService interface {
+	Handler() http.Handler
+	Routes() []string
+	Close()
+}
+
 // build constructs one service from its defaults plus the local wiring.
-func build(ctx context.Context, name string, w wiring) (http.Handler, func(), error) {
+func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 	log := w.o.Logger.With("service", "svc-"+name)
 	switch name {
 	case "workspace":
 		var c svcworkspace.Config
 		if err := config.Defaults(ctx, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
 		c.BootstrapAPIKey, c.BootstrapAuthToken = w.o.Credentials.APIKey, w.o.Credentials.AuthToken
@@ -134,69 +140,69 @@ func build(ctx context.Context, name string, w wiring) (http.Handler, func(), er
 		c.WebhookAllowPrivateTargets = w.o.WebhookAllowPrivateTargets
 		svc, err := svcworkspace.New(ctx, c, svcworkspace.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return svc.Handler(), svc.Close, nil
+		return svc, nil
 	case "identity":
 		var c svcidentity.Config
 		if err := config.Defaults(ctx, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
 		c.WorkspaceURL, c.ContentURL, c.NotifyURL = w.urls["workspace"], w.urls["content"], w.urls["notify"]
 		svc, err := svcidentity.New(ctx, c, svcidentity.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return svc.Handler(), svc.Close, nil
+		return svc, nil
 	case "activity":
 		var c svcactivity.Config
 		if err := config.Defaults(ctx, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
 		svc, err := svcactivity.New(ctx, c, svcactivity.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return svc.Handler(), svc.Close, nil
+		return svc, nil
 	case "notify":
 		var c svcnotify.Config
 		if err := config.Defaults(ctx, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
 		svc, err := svcnotify.New(ctx, c, svcnotify.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return svc.Handler(), svc.Close, nil
+		return svc, nil
 	case "content":
 		var c svccontent.Config
 		if err := config.Defaults(ctx, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
 		c.IdentityURL, c.NotifyURL, c.ActivityURL, c.MemoryURL = w.urls["identity"], w.urls["notify"], w.urls["activity"], w.urls["memory"]
 		svc, err := svccontent.New(ctx, c, svccontent.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return svc.Handler(), svc.Close, nil
+		return svc, nil
 	case "memory":
 		var c svcmemory.Config
 		if err := config.Defaults(ctx, &c); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
 		c.IndexSnapshotDir = filepath.Join(w.o.DataDir, "memory-index")
 		svc, err := svcmemory.New(ctx, c, svcmemory.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return svc.Handler(), svc.Close, nil
+		return svc, nil
 	}
-	return nil, nil, fmt.Errorf("unknown service %q", name)
+	return nil, fmt.Errorf("unknown service %q", name)
 }
 
 func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, error) {

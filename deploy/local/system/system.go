@@ -49,7 +49,10 @@ type Options struct {
 type System struct {
 	GatewayURL  string
 	ServiceURLs map[string]string
-	Credentials Credentials
+	// ServiceRoutes are each hosted service's routes, "METHOD /path"
+	// (the OpenAPI drift test reads them).
+	ServiceRoutes map[string][]string
+	Credentials   Credentials
 	// InternalSecret signs gateway → service calls; exposed so benchmarks
 	// can call a service directly, as the gateway does.
 	InternalSecret string
@@ -62,7 +65,7 @@ type System struct {
 // The system stops when ctx ends; Wait returns after it has.
 func Start(ctx context.Context, o Options) (*System, error) {
 	o = withDefaults(o)
-	s := &System{ServiceURLs: map[string]string{}}
+	s := &System{ServiceURLs: map[string]string{}, ServiceRoutes: map[string][]string{}}
 	ok := false
 	defer func() {
 		if !ok {
