@@ -150,3 +150,21 @@ func TestDecodeOpenAndShapedObjects(t *testing.T) {
 		})
 	}
 }
+
+type limited struct {
+	IDs []string `json:"ids" validate:"max=@test.ids"`
+}
+
+func TestNamedLimit(t *testing.T) {
+	RegisterLimits(Limit{Name: "test.ids", Max: 2, Doc: "ids"})
+	err := DecodeBytes([]byte(`{"data":{"ids":["a","b","c"]}}`), &limited{}, DecodeOptions{})
+	if err == nil || !strings.Contains(err.Error(), "field ids accepts at most 2 items") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := DecodeBytes([]byte(`{"data":{"ids":["a","b"]}}`), &limited{}, DecodeOptions{}); err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	if l := Limits(); len(l) == 0 || l[len(l)-1].Name != "test.ids" {
+		t.Fatalf("Limits() = %v", l)
+	}
+}

@@ -263,6 +263,8 @@ func shapeOf(t reflect.Type) shape {
 		return shape{}
 	case t.Kind() == reflect.Map:
 		return shape{values: t.Elem()}
+	case t.Kind() == reflect.Slice:
+		return shapeOf(t.Elem()) // "one or many": an object where a list is allowed
 	case t.Kind() != reflect.Struct:
 		return shape{} // a type error for the typed decode to report
 	}
