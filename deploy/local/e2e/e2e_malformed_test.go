@@ -58,7 +58,7 @@ func wrap(s string) string { return `{"data":` + s + `}` }
 // were accepted (a new user mallory, organization o-new, folder f-new,
 // document d-new, or a change to the fixture).
 func operationCases() []malformedCase {
-	past := fmt.Sprint(time.Now().Add(-time.Hour).Unix())
+	past := fmt.Sprint(time.Now().Add(-time.Hour).UnixMilli())
 	huge := strings.Repeat("x", 5<<20)
 	mallory := `{"userId":"mallory","name":"M"}`
 	res := func(fields string) string {

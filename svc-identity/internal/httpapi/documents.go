@@ -25,6 +25,9 @@ func (d *documentDTO) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// OpenJSON: keys beyond the fields are metadata.
+func (*documentDTO) OpenJSON() {}
+
 // input maps the accessType alias organizationPrivate to default.
 func (d documentDTO) input() identity.DocumentInput {
 	in := identity.DocumentInput{ID: d.DocumentID, Name: d.DocumentName, AccessType: d.AccessType, Disabled: d.Disabled, Metadata: d.Metadata}
@@ -48,7 +51,7 @@ type addDocumentsRequest struct {
 	CreateOrganization bool          `json:"createOrganization"`
 	FolderID           string        `json:"folderId"`
 	CreateFolder       bool          `json:"createFolder"`
-	Documents          []documentDTO `json:"documents" validate:"required"`
+	Documents          []documentDTO `json:"documents" validate:"required,max=@identity.documents"`
 }
 
 type getDocumentsRequest struct {
@@ -61,12 +64,12 @@ type getDocumentsRequest struct {
 
 type updateDocumentsRequest struct {
 	OrganizationID string        `json:"organizationId" validate:"required"`
-	Documents      []documentDTO `json:"documents" validate:"required"`
+	Documents      []documentDTO `json:"documents" validate:"required,max=@identity.documents"`
 }
 
 type deleteDocumentsRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@identity.documents"`
 }
 
 // documentItem renders a documents/get entry: the record with its metadata
