@@ -50,3 +50,13 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// UnknownFieldMessage is the refusal text of an unknown field at path, with
+// the closest of known when one is near: for decoders that read fields one
+// by one (and so cannot use Decode's check) but must answer the same way.
+func UnknownFieldMessage(path, key string, known []string) string {
+	if near := closest(key, known); near != "" {
+		return "unknown field " + path + "; did you mean " + near + "?"
+	}
+	return "unknown field " + path
+}
