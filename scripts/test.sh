@@ -48,3 +48,14 @@ if [ -n "$unformatted" ]; then
 fi
 
 go test -count=1 -timeout 20m "$@" "${patterns[@]}"
+
+# The fuzz targets of the decoders of outside bytes run briefly on top of
+# their committed corpora (testdata/fuzz, which plain go test replays).
+# FUZZTIME=0 skips this step.
+fuzztime="${FUZZTIME:-5s}"
+if [ "$fuzztime" != "0" ]; then
+  for target in FuzzDecodeEnvelope FuzzDecodeFreeForm; do
+    echo "go test -fuzz $target -fuzztime $fuzztime ./pkg/api"
+    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" ./pkg/api
+  done
+fi

@@ -121,6 +121,11 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if err := mongoStore.EnsureIndexes(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
+	if n, err := mongoStore.ConvertExpiresToMillis(ctx); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	} else if n > 0 {
+		deps.Logger.InfoContext(ctx, "converted stored grant expiries from seconds to milliseconds", "grants", n)
+	}
 	secrets := signing.NewSecretStore(deps.DB)
 	if err := secrets.EnsureIndexes(ctx); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)

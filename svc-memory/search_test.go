@@ -237,6 +237,8 @@ func TestSearchValidation(t *testing.T) {
 		{"bad date", map[string]any{"query": "x", "filters": map[string]any{"dateRange": map[string]any{"start": "yesterday"}}}, []string{"filters.dateRange.start"}},
 		{"recency zero", map[string]any{"query": "x", "recencyDays": 0}, []string{"recencyDays"}},
 		{"recency too big", map[string]any{"query": "x", "recencyDays": 366}, []string{"recencyDays"}},
+		{"unknown field", map[string]any{"query": "x", "organisationId": "o1"}, []string{"organisationId"}},
+		{"unknown filter", map[string]any{"query": "x", "filters": map[string]any{"judgetype": "human"}}, []string{"filters.judgetype"}},
 		{"every bad field at once", map[string]any{"query": "", "limit": 100, "documentId": "d1", "recencyDays": 0, "filters": map[string]any{"judgeType": "x"}},
 			[]string{"documentId", "filters.judgeType", "limit", "recencyDays"}},
 	}
@@ -249,6 +251,9 @@ func TestSearchValidation(t *testing.T) {
 				t.Fatalf("issues %v, want %v (%s)", got, tt.want, r.Error.Message)
 			}
 			for _, is := range r.Error.Details.Issues {
+				if strings.HasPrefix(is.Field, "organisationId") && !strings.Contains(is.Message, "did you mean organizationId?") {
+					t.Fatalf("unknown field without suggestion: %+v", is)
+				}
 				if is.Message == "" {
 					t.Fatalf("issue without message: %+v", r.Error.Details.Issues)
 				}

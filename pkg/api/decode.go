@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 )
 
@@ -46,7 +47,7 @@ func DecodeBytes(body []byte, dst any, o DecodeOptions) error {
 		}
 		return Errorf(InvalidArgument, "request body must be a JSON object with a \"data\" object")
 	}
-	if err := checkKeys(body, o.FreeKeys); err != nil {
+	if err := strictCheck(body, reflect.TypeOf(dst), o.FreeKeys); err != nil {
 		return err
 	}
 	var env struct {
@@ -130,67 +131,6 @@ func jsonTypeName(kind string) string {
 type ValueError struct{ Msg string }
 
 func (e *ValueError) Error() string { return e.Msg }
-
-// checkKeys refuses object keys that would become MongoDB operators or
-// dotted paths: `$`-prefixed keys anywhere, dotted keys outside the free-text
-// maps named in freeKeys. It runs before the typed decode so nothing with such
-// a key reaches a handler.
-func checkKeys(body []byte, freeKeys []string) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return Errorf(InvalidArgument, "malformed JSON at offset %d", se.Offset)
-		}
-		return Errorf(InvalidArgument, "malformed JSON: %v", err)
-	}
-	if dec.More() {
-		return Errorf(InvalidArgument, "malformed JSON: trailing data after the body object")
-	}
-	if _, ok := v.(map[string]any); !ok {
-		return Errorf(InvalidArgument, "request body must be a JSON object with a \"data\" object")
-	}
-	return walkKeys(v, "", freeKeys)
-}
-
-func walkKeys(v any, path string, freeKeys []string) error {
-	switch t := v.(type) {
-	case map[string]any:
-		free := isFree(path, freeKeys)
-		for k, child := range t {
-			where := joinPath(path, k)
-			switch {
-			case k == "":
-				return Errorf(InvalidArgument, "field %s: keys must not be empty", displayPath(path))
-			case strings.HasPrefix(k, "$"):
-				return Errorf(InvalidArgument, "field %s: keys must not start with '$'", displayPath(where))
-			case strings.ContainsRune(k, 0):
-				// BSON keys are NUL-terminated: storage would fail.
-				return Errorf(InvalidArgument, "field %s: keys must not contain NUL characters", displayPath(path))
-			case strings.Contains(k, ".") && !free:
-				return Errorf(InvalidArgument, "field %s: keys must not contain '.'", displayPath(where))
-			}
-			if err := walkKeys(child, where, freeKeys); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for _, child := range t {
-			if err := walkKeys(child, path, freeKeys); err != nil {
-				return err
-			}
-		}
-	case json.Number:
-		// Open objects keep numbers as they come; one beyond float64 would
-		// be stored as an infinity or fail in storage.
-		if _, err := t.Float64(); err != nil {
-			return Errorf(InvalidArgument, "field %s: number %s is out of range", displayPath(path), t)
-		}
-	}
-	return nil
-}
 
 func joinPath(path, key string) string {
 	if path == "" {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,10 +31,21 @@ func TestDecode(t *testing.T) {
 		wantInMsg string // empty: success
 	}{
 		{"ok", `{"data":{"organizationId":"o","users":[{"userId":"u","accessRole":"viewer"}]}}`, DecodeOptions{}, ""},
-		{"unknown fields allowed", `{"data":{"organizationId":"o","users":[{"userId":"u","photoUrl":"x"}]},"other":1}`, DecodeOptions{}, ""},
+		{"unknown field", `{"data":{"organizationId":"o","users":[{"userId":"u","photoUrl":"x"}]}}`, DecodeOptions{}, "unknown field users[0].photoUrl"},
+		{"unknown field near a known one", `{"data":{"organisationId":"o","users":[{"userId":"u"}]}}`, DecodeOptions{}, "unknown field organisationId; did you mean organizationId?"},
+		{"field name in other case", `{"data":{"organizationID":"o","users":[{"userId":"u"}]}}`, DecodeOptions{}, "did you mean organizationId?"},
+		{"nested field in other case", `{"data":{"organizationId":"o","users":[{"UserId":"u"}]}}`, DecodeOptions{}, "unknown field users[0].UserId; did you mean userId?"},
+		{"unknown top-level field", `{"data":{"organizationId":"o","users":[{"userId":"u"}]},"other":1}`, DecodeOptions{}, "top-level field other"},
+		{"duplicate key", `{"data":{"organizationId":"o","organizationId":"p","users":[{"userId":"u"}]}}`, DecodeOptions{}, "organizationId appears twice"},
+		{"duplicate key after a dollar key", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"$a":1,"$a":2}}}`, DecodeOptions{}, "extra.$a"},
+		{"duplicate key in a free object", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"a":{"b":1,"b":2}}}}`, DecodeOptions{}, "extra.a.b appears twice"},
+		{"free object nested too deep", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"a":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`, DecodeOptions{}, "extra.a" + strings.Repeat("[0]", 29) + " nests deeper than 32"},
+		{"free object at the depth limit", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"a":` + strings.Repeat("[", 29) + strings.Repeat("]", 29) + `}}}`, DecodeOptions{}, ""},
+		{"free-form keys kept", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"anything":{"goes":[1,{"x":null}]}}}}`, DecodeOptions{}, ""},
 		{"empty body", ``, DecodeOptions{}, `"data" object`},
 		{"empty body allowed", ``, DecodeOptions{AllowEmpty: true}, "organizationId is required"},
-		{"no data", `{"organizationId":"o"}`, DecodeOptions{}, "data is required"},
+		{"no data", `{"organizationId":"o"}`, DecodeOptions{}, "parameters go inside data"},
+		{"empty envelope", `{}`, DecodeOptions{}, "data is required"},
 		{"data null", `{"data":null}`, DecodeOptions{}, "data is required"},
 		{"data array", `{"data":[1]}`, DecodeOptions{}, "data must be an object"},
 		{"body array", `[{"data":{}}]`, DecodeOptions{}, `"data" object`},
@@ -52,7 +64,7 @@ func TestDecode(t *testing.T) {
 		{"number below min", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"limit":0}}`, DecodeOptions{}, "limit must be at least 1"},
 		{"number above max", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"limit":51}}`, DecodeOptions{}, "limit must be at most 50"},
 		{"dollar key", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"$set":1}}}`, DecodeOptions{}, "extra.$set: keys must not start with '$'"},
-		{"dollar key in list", `{"data":{"organizationId":"o","users":[{"userId":"u","$where":"1"}]}}`, DecodeOptions{}, "users.$where"},
+		{"dollar key in list", `{"data":{"organizationId":"o","users":[{"userId":"u","$where":"1"}]}}`, DecodeOptions{}, "users[0].$where"},
 		{"dotted key", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"extra":{"a.b":1}}}`, DecodeOptions{}, "extra.a.b: keys must not contain '.'"},
 		{"dotted key allowed in free map", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"labels":{"comment.add":"x"}}}`, DecodeOptions{FreeKeys: []string{"labels"}}, ""},
 		{"dollar key not allowed in free map", `{"data":{"organizationId":"o","users":[{"userId":"u"}],"labels":{"$x":"x"}}}`, DecodeOptions{FreeKeys: []string{"labels"}}, "must not start with '$'"},
@@ -91,5 +103,68 @@ func TestDecodeChunkedOverLimit(t *testing.T) {
 	err := Decode(r, &got, DecodeOptions{MaxBytes: 100})
 	if !IsStatus(err, InvalidArgument) || !strings.Contains(err.Error(), "exceeds the limit") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// profile is an open object: known fields plus free keys.
+type profile struct {
+	UserID string         `json:"userId" validate:"required"`
+	Extra  map[string]any `json:"-"`
+}
+
+func (*profile) OpenJSON() {}
+
+// optionalName is a wrapper whose JSON is a string.
+type optionalName struct{ v string }
+
+func (o *optionalName) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &o.v) }
+func (*optionalName) JSONShape() any                 { return "" }
+
+type withOpen struct {
+	Profiles []profile    `json:"profiles"`
+	Name     optionalName `json:"name"`
+}
+
+func TestDecodeOpenAndShapedObjects(t *testing.T) {
+	tests := []struct{ name, body, wantInMsg string }{
+		{"open object keeps free keys", `{"data":{"profiles":[{"userId":"u","plan":"pro","prefs":{"a":1}}]}}`, ""},
+		{"open object refuses a known name in other case", `{"data":{"profiles":[{"userId":"u","UserID":"v"}]}}`, "unknown field profiles[0].UserID; did you mean userId?"},
+		{"open object still refuses $ keys", `{"data":{"profiles":[{"userId":"u","prefs":{"$set":1}}]}}`, "profiles[0].prefs.$set"},
+		{"open object checks known field types", `{"data":{"profiles":[{"userId":{"$gt":""}}]}}`, "profiles[0].userId.$gt"},
+		{"shaped value", `{"data":{"name":"x"}}`, ""},
+		{"shaped value wrong type", `{"data":{"name":{"a":1}}}`, "name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got withOpen
+			err := DecodeBytes([]byte(tt.body), &got, DecodeOptions{})
+			if tt.wantInMsg == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantInMsg) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.wantInMsg)
+			}
+		})
+	}
+}
+
+type limited struct {
+	IDs []string `json:"ids" validate:"max=@test.ids"`
+}
+
+func TestNamedLimit(t *testing.T) {
+	RegisterLimits(Limit{Name: "test.ids", Max: 2, Doc: "ids"})
+	err := DecodeBytes([]byte(`{"data":{"ids":["a","b","c"]}}`), &limited{}, DecodeOptions{})
+	if err == nil || !strings.Contains(err.Error(), "field ids accepts at most 2 items") {
+		t.Fatalf("err = %v", err)
+	}
+	if err := DecodeBytes([]byte(`{"data":{"ids":["a","b"]}}`), &limited{}, DecodeOptions{}); err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	if l := Limits(); len(l) == 0 || l[len(l)-1].Name != "test.ids" {
+		t.Fatalf("Limits() = %v", l)
 	}
 }

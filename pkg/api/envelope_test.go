@@ -72,6 +72,7 @@ func TestEngineEnvelopes(t *testing.T) {
 		{http.MethodPost, "/boom", 500, "INTERNAL"},
 		{http.MethodPost, "/panic", 500, "INTERNAL"},
 		{http.MethodPost, "/nowhere", 404, "NOT_FOUND"},
+		{http.MethodPost, "/ok/", 404, "NOT_FOUND"}, // no bare 307 outside the envelope
 		{http.MethodGet, "/ok", 400, "INVALID_ARGUMENT"},
 		{http.MethodDelete, "/ok", 400, "INVALID_ARGUMENT"},
 	}
@@ -80,6 +81,9 @@ func TestEngineEnvelopes(t *testing.T) {
 		errObj, _ := body["error"].(map[string]any)
 		if code != c.code || errObj["status"] != c.status || errObj["message"] == "" {
 			t.Errorf("%s %s: %d %v, want %d %s", c.method, c.path, code, body, c.code, c.status)
+		}
+		if c.path == "/ok/" && !strings.Contains(errObj["message"].(string), "trailing slash: /ok") {
+			t.Errorf("trailing slash message: %v", errObj["message"])
 		}
 		if c.path == "/boom" && errObj["message"] != "internal error" {
 			t.Errorf("internal error leaked: %v", errObj["message"])

@@ -58,9 +58,13 @@ func NewEngine(ready func(context.Context) error) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
+	// A bare 307 to the path without the slash is outside the envelope and
+	// loses the body on some clients: answer NOT_FOUND naming the path.
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
 	e.Use(recoverer())
 	e.NoRoute(func(c *gin.Context) {
-		WriteError(c.Request.Context(), c.Writer, Errorf(NotFound, "no operation at %s", c.Request.URL.Path))
+		WriteError(c.Request.Context(), c.Writer, noOperation(c.Request.URL.Path))
 	})
 	e.NoMethod(func(c *gin.Context) {
 		WriteError(c.Request.Context(), c.Writer, Errorf(InvalidArgument, "method %s is not allowed; every operation is POST", c.Request.Method))
@@ -77,6 +81,14 @@ func NewEngine(ready func(context.Context) error) *gin.Engine {
 		c.String(http.StatusOK, "ready")
 	})
 	return e
+}
+
+// noOperation is the NOT_FOUND of a path no route serves.
+func noOperation(path string) *Error {
+	if trimmed := strings.TrimRight(path, "/"); trimmed != path && trimmed != "" {
+		return Errorf(NotFound, "no operation at %s; operation paths have no trailing slash: %s", path, trimmed)
+	}
+	return Errorf(NotFound, "no operation at %s", path)
 }
 
 func recoverer() gin.HandlerFunc {

@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -12,7 +11,8 @@ import (
 // every nested struct, slice element and map value. Rules, comma separated:
 //
 //	required   string non-blank, slice/map non-empty, pointer non-nil
-//	max=N      at most N characters (string) or items (slice, map)
+//	max=N      at most N characters (string) or items (slice, map); N may
+//	           be @Name of a registered Limit (limits.go)
 //	min=N      at least N items, or a number at least N
 //	oneof=a b  the string (or each string of a slice) is one of the words
 //
@@ -62,10 +62,10 @@ func rulesFor(t reflect.Type) []fieldRule {
 			case "required":
 				r.required = true
 			case "max":
-				r.max, _ = strconv.Atoi(val)
+				r.max = limitValue(val)
 				r.hasMax = true
 			case "min":
-				r.min, _ = strconv.Atoi(val)
+				r.min = limitValue(val)
 				r.hasMin = true
 			case "oneof":
 				r.oneof = strings.Fields(val)

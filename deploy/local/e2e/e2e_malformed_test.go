@@ -58,7 +58,7 @@ func wrap(s string) string { return `{"data":` + s + `}` }
 // were accepted (a new user mallory, organization o-new, folder f-new,
 // document d-new, or a change to the fixture).
 func operationCases() []malformedCase {
-	past := fmt.Sprint(time.Now().Add(-time.Hour).Unix())
+	past := fmt.Sprint(time.Now().Add(-time.Hour).UnixMilli())
 	huge := strings.Repeat("x", 5<<20)
 	mallory := `{"userId":"mallory","name":"M"}`
 	res := func(fields string) string {
@@ -120,7 +120,8 @@ func operationCases() []malformedCase {
 		{"users/delete userIds missing", "/v1/users/delete", wrap(`{"organizationId":"acme"}`), "userIds"},
 		{"users/delete userIds empty", "/v1/users/delete", wrap(`{"organizationId":"acme","userIds":[]}`), "userIds"},
 		{"users/delete documentId and folderId", "/v1/users/delete", wrap(`{"organizationId":"acme","documentId":"d1","folderId":"f1","userIds":["carol"]}`), "documentId"},
-		{"users/delete $ key", "/v1/users/delete", wrap(`{"organizationId":"acme","userIds":["alice"],"filter":{"$ne":null}}`), "$ne"},
+		{"users/delete $ key", "/v1/users/delete", wrap(`{"organizationId":"acme","userIds":["alice"],"$ne":null}`), "$ne"},
+		{"users/delete unknown field", "/v1/users/delete", wrap(`{"organizationId":"acme","userIds":["alice"],"filter":{"$ne":null}}`), "unknown field filter"},
 		// user groups
 		{"usergroups/add groups missing", "/v2/organizations/usergroups/add", wrap(`{"organizationId":"o-new","createOrganization":true}`), "organizationUserGroups"},
 		{"usergroups/add group without id", "/v2/organizations/usergroups/add", wrap(`{"organizationId":"o-new","createOrganization":true,"organizationUserGroups":[{"groupId":"g2"},{"groupName":"x"}]}`), "groupId"},
@@ -220,7 +221,7 @@ func operationCases() []malformedCase {
 		{"permissions/add resources empty", "/v2/auth/permissions/add", res(``), "resources"},
 		{"permissions/add user missing", "/v2/auth/permissions/add", wrap(`{"permissions":{"resources":[{"type":"organization","id":"o-new"}]}}`), "user"},
 		{"permissions/add user a string", "/v2/auth/permissions/add", wrap(`{"user":"mallory","permissions":{"resources":[{"type":"organization","id":"o-new"}]}}`), "user"},
-		{"permissions/add user without id", "/v2/auth/permissions/add", wrap(`{"user":{"name":"M"},"permissions":{"resources":[{"type":"organization","id":"o-new"}]}}`), "userId"},
+		{"permissions/add user without id", "/v2/auth/permissions/add", wrap(`{"user":{},"permissions":{"resources":[{"type":"organization","id":"o-new"}]}}`), "userId"},
 		{"permissions/add permissions missing", "/v2/auth/permissions/add", wrap(`{"user":{"userId":"mallory"}}`), "permissions"},
 		{"permissions/add resources an object", "/v2/auth/permissions/add", wrap(`{"user":{"userId":"mallory"},"permissions":{"resources":{"type":"organization","id":"o-new"}}}`), "resources"},
 		{"permissions/add $ key", "/v2/auth/permissions/add", res(`{"type":"organization","id":"o-new","$set":{"accessRole":"editor"}}`), "$set"},

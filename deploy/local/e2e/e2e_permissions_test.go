@@ -8,7 +8,7 @@ import (
 func TestPermissionsAddGetRemove(t *testing.T) {
 	s := startStack(t)
 	const org = "acme"
-	soon := time.Now().Add(6 * time.Hour).Unix()
+	soon := time.Now().Add(6 * time.Hour).UnixMilli()
 	get := func(t *testing.T, data map[string]any) map[string]any {
 		t.Helper()
 		return s.ok("/v2/auth/permissions/get", with(data, "organizationId", org)).DataMap()
@@ -174,11 +174,11 @@ func TestPermissionsAddGetRemove(t *testing.T) {
 }
 
 // TestExpiredGrantsGrantNothing waits for a grant to pass its expiresAt
-// (Unix seconds) and checks that it no longer grants or lists.
+// (epoch ms) and checks that it no longer grants or lists.
 func TestExpiredGrantsGrantNothing(t *testing.T) {
 	t.Parallel()
 	s := startStack(t)
-	expires := time.Now().Unix() + 2
+	expires := time.Now().UnixMilli() + 2000
 	s.ok("/v2/auth/permissions/add", map[string]any{"user": map[string]any{"userId": "temp"}, "permissions": map[string]any{"resources": []any{
 		map[string]any{"type": "document", "id": "d1", "organizationId": "acme", "expiresAt": expires},
 	}}})
@@ -192,7 +192,7 @@ func TestExpiredGrantsGrantNothing(t *testing.T) {
 	}
 	expectUsers(t, s.ok("/v2/users/get", map[string]any{"organizationId": "acme", "documentId": "d1"}), "lasting", "temp")
 
-	for time.Now().Unix() <= expires {
+	for time.Now().UnixMilli() <= expires {
 		time.Sleep(100 * time.Millisecond)
 	}
 	d = s.ok("/v2/auth/permissions/get", query).DataMap()

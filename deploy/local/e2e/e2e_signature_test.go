@@ -128,7 +128,7 @@ func jwtPart(t *testing.T, token string, i int) map[string]any {
 
 func TestGenerateToken(t *testing.T) {
 	s := startStack(t)
-	later := time.Now().Add(24 * time.Hour).Unix()
+	later := time.Now().Add(24 * time.Hour).UnixMilli()
 	body := map[string]any{
 		"userId":         "alice",
 		"userProperties": map[string]any{"name": "Ada", "email": "ada@example.com", "isAdmin": true, "team": "core"},

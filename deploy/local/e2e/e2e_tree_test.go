@@ -129,7 +129,7 @@ func TestFoldersAndDocuments(t *testing.T) {
 			t.Fatalf("documents/get = %v", got)
 		}
 		d := got[0]
-		if d["id"] != "doc1" || d["documentName"] != "Plan" || d["folderId"] != "c" || d["accessType"] != "default" ||
+		if d["id"] != "doc1" || d["documentName"] != "Plan" || d["folderId"] != "c" || d["accessType"] != "organizationPrivate" ||
 			d["disabled"] != false || d["owner"] != "team-x" || d["organizationId"] != nil {
 			t.Fatalf("doc1 = %v", d)
 		}
@@ -175,7 +175,7 @@ func TestFoldersAndDocuments(t *testing.T) {
 		s.ok("/v2/organizations/documents/update", map[string]any{"organizationId": org, "documents": []any{
 			map[string]any{"documentId": "doc1", "accessType": "organizationPrivate"},
 		}})
-		if d := docs("doc1"); d[0]["accessType"] != "default" {
+		if d := docs("doc1"); d[0]["accessType"] != "organizationPrivate" {
 			t.Fatalf("organizationPrivate is not stored as default: %v", d[0])
 		}
 	})

@@ -23,7 +23,7 @@ type AddRequest struct {
 	CreateOrganization    bool              `json:"createOrganization"`
 	CreateDocument        bool              `json:"createDocument"`
 	VerifyUserPermissions bool              `json:"verifyUserPermissions"`
-	CommentAnnotations    []AnnotationInput `json:"commentAnnotations" validate:"required"`
+	CommentAnnotations    []AnnotationInput `json:"commentAnnotations" validate:"required,max=@content.annotations"`
 }
 
 // AnnotationInput is one item of commentAnnotations.
@@ -33,7 +33,7 @@ type AnnotationInput struct {
 	CommentType   string           `json:"commentType" validate:"oneof=manual chart suggestion"`
 	Location      map[string]any   `json:"location"`
 	TargetElement map[string]any   `json:"targetElement"`
-	CommentData   []CommentInput   `json:"commentData" validate:"required"`
+	CommentData   []CommentInput   `json:"commentData" validate:"required,max=@content.comments"`
 	Status        map[string]any   `json:"status"`
 	Priority      map[string]any   `json:"priority"`
 	AssignedTo    User             `json:"assignedTo"`
@@ -48,7 +48,7 @@ type AnnotationInput struct {
 type AddItemResult struct {
 	Success      bool    `json:"success"`
 	AnnotationID string  `json:"annotationId,omitempty"`
-	CommentIDs   []int64 `json:"commentIds"`
+	CommentIDs   []int64 `json:"commentIds" validate:"max=@content.ids"`
 	Message      string  `json:"message"`
 }
 

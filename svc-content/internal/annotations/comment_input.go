@@ -19,8 +19,8 @@ type CommentInput struct {
 	TriggerActivities      bool             `json:"triggerActivities"`
 	CreatedAt              *int64           `json:"createdAt"`
 	LastUpdated            *int64           `json:"lastUpdated"`
-	TaggedUserContacts     []map[string]any `json:"taggedUserContacts"`
-	Attachments            []map[string]any `json:"attachments"`
+	TaggedUserContacts     []map[string]any `json:"taggedUserContacts" validate:"max=@content.users"`
+	Attachments            []map[string]any `json:"attachments" validate:"max=@content.users"`
 	Agent                  map[string]any   `json:"agent"`
 }
 

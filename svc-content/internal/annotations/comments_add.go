@@ -15,7 +15,7 @@ type CommentsAddRequest struct {
 	CreateOrganization    bool           `json:"createOrganization"`
 	CreateDocument        bool           `json:"createDocument"`
 	VerifyUserPermissions bool           `json:"verifyUserPermissions"`
-	CommentData           []CommentInput `json:"commentData" validate:"required"`
+	CommentData           []CommentInput `json:"commentData" validate:"required,max=@content.comments"`
 }
 
 // AddComments appends comments to an annotation and returns their ids.
@@ -59,8 +59,8 @@ type CommentsGetRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
 	DocumentID     string   `json:"documentId" validate:"required"`
 	AnnotationID   string   `json:"annotationId" validate:"required"`
-	UserIDs        []string `json:"userIds"`
-	CommentIDs     []int64  `json:"commentIds"`
+	UserIDs        []string `json:"userIds" validate:"max=@content.ids"`
+	CommentIDs     []int64  `json:"commentIds" validate:"max=@content.ids"`
 }
 
 // GetComments returns the annotation's comments (by author when userIds is

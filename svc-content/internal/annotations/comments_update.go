@@ -19,7 +19,7 @@ type CommentsUpdateRequest struct {
 	OrganizationID string         `json:"organizationId" validate:"required"`
 	DocumentID     string         `json:"documentId" validate:"required"`
 	AnnotationID   string         `json:"annotationId" validate:"required"`
-	CommentIDs     []int64        `json:"commentIds" validate:"required"`
+	CommentIDs     []int64        `json:"commentIds" validate:"required,max=@content.ids"`
 	UpdatedData    *CommentUpdate `json:"updatedData" validate:"required"`
 }
 
@@ -31,8 +31,8 @@ type CommentUpdate struct {
 	IsCommentResolverUsed  *bool            `json:"isCommentResolverUsed"`
 	IsCommentTextAvailable *bool            `json:"isCommentTextAvailable"`
 	From                   User             `json:"from"`
-	TaggedUserContacts     []map[string]any `json:"taggedUserContacts"`
-	Attachments            []map[string]any `json:"attachments"`
+	TaggedUserContacts     []map[string]any `json:"taggedUserContacts" validate:"max=@content.users"`
+	Attachments            []map[string]any `json:"attachments" validate:"max=@content.users"`
 }
 
 func (u *CommentUpdate) validate() error {
@@ -120,7 +120,7 @@ type CommentsDeleteRequest struct {
 	OrganizationID string  `json:"organizationId" validate:"required"`
 	DocumentID     string  `json:"documentId" validate:"required"`
 	AnnotationID   string  `json:"annotationId" validate:"required"`
-	CommentIDs     []int64 `json:"commentIds"`
+	CommentIDs     []int64 `json:"commentIds" validate:"max=@content.ids"`
 }
 
 // DeleteComments removes comments of one annotation in one write.

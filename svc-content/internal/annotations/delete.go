@@ -15,12 +15,12 @@ import (
 type DeleteRequest struct {
 	OrganizationID   string   `json:"organizationId"`
 	DocumentID       string   `json:"documentId" validate:"required"`
-	AnnotationIDs    []string `json:"annotationIds"`
-	LocationIDs      []string `json:"locationIds"`
-	UserIDs          []string `json:"userIds"`
+	AnnotationIDs    []string `json:"annotationIds" validate:"max=@content.ids"`
+	LocationIDs      []string `json:"locationIds" validate:"max=@content.ids"`
+	UserIDs          []string `json:"userIds" validate:"max=@content.ids"`
 	AgentID          string   `json:"agentId"`
 	AgentSuggestions bool     `json:"agentSuggestions"`
-	AgentURLs        []string `json:"agentUrls"`
+	AgentURLs        []string `json:"agentUrls" validate:"max=@content.ids"`
 }
 
 // deleteBatch is how many annotations one round reads and deletes.

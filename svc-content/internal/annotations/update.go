@@ -25,11 +25,11 @@ type ItemResult struct {
 type UpdateRequest struct {
 	OrganizationID string           `json:"organizationId" validate:"required"`
 	DocumentID     string           `json:"documentId" validate:"required"`
-	AnnotationIDs  []string         `json:"annotationIds"`
-	LocationIDs    []string         `json:"locationIds"`
-	UserIDs        []string         `json:"userIds"`
+	AnnotationIDs  []string         `json:"annotationIds" validate:"max=@content.ids"`
+	LocationIDs    []string         `json:"locationIds" validate:"max=@content.ids"`
+	UserIDs        []string         `json:"userIds" validate:"max=@content.ids"`
 	UpdatedData    json.RawMessage  `json:"updatedData" validate:"required"`
-	UpdateUsers    []map[string]any `json:"updateUsers"`
+	UpdateUsers    []map[string]any `json:"updateUsers" validate:"max=@content.users"`
 }
 
 // Filters are the annotation filters shared by update and delete; they

@@ -12,7 +12,7 @@ import (
 type VisibilityInput struct {
 	Type           string   `json:"type" validate:"oneof=public organizationPrivate restricted"`
 	OrganizationID string   `json:"organizationId"`
-	UserIDs        []string `json:"userIds"`
+	UserIDs        []string `json:"userIds" validate:"max=@content.ids"`
 }
 
 func (v *VisibilityInput) validate(path string) error {

@@ -198,6 +198,7 @@ func TestStartRefusals(t *testing.T) {
 		{"owner failing", func(h *harness, _ *Service) { h.notify.hasErr = api.Errorf(api.Internal, "boom") }, req, api.Unavailable, 0, "notify"},
 		{"source already moving", func(h *harness, svc *Service) { h.start(svc) }, StartRequest{WorkspaceID: testWS, OrganizationID: testOrg, DocumentID: "doc-a", NewDocumentID: "doc-c"}, api.FailedPrecondition, 1, "doc-a"},
 		{"target of an unfinished migration", func(h *harness, svc *Service) { h.start(svc) }, StartRequest{WorkspaceID: testWS, OrganizationID: testOrg, DocumentID: "doc-b", NewDocumentID: "doc-c"}, api.FailedPrecondition, 1, "doc-b"},
+		{"source does not exist", nil, StartRequest{WorkspaceID: testWS, OrganizationID: testOrg, DocumentID: "doc-nowhere", NewDocumentID: "doc-c"}, api.NotFound, 0, "doc-nowhere does not exist"},
 		{"same pair twice", func(h *harness, svc *Service) { h.start(svc) }, req, api.FailedPrecondition, 1, "not finished"},
 	}
 	for _, tt := range tests {

@@ -23,7 +23,8 @@ type StartRequest struct {
 // data at any owner (ALREADY_EXISTS; unless a failed migration between the
 // same documents put it there), an owner that cannot answer (UNAVAILABLE)
 // and a document that an unfinished migration already moves from or to
-// (FAILED_PRECONDITION).
+// (FAILED_PRECONDITION), and a source document no owner holds anything of
+// (NOT_FOUND).
 func (s *Service) Start(ctx context.Context, req StartRequest) (string, error) {
 	if req.DocumentID == req.NewDocumentID {
 		return "", api.Errorf(api.InvalidArgument, "newDocumentId must differ from documentId")
@@ -58,6 +59,14 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (string, error) {
 	if err := s.store.lockDocuments(ctx, r.ID, now, r.source(), r.target()); err != nil {
 		return "", err
 	}
+	// After the locks: a document that an unfinished migration moves is
+	// refused as such (FAILED_PRECONDITION), not as missing.
+	if !retry {
+		if err := s.refuseMissingSource(ctx, r.source()); err != nil {
+			s.store.unlock(context.WithoutCancel(ctx), r.ID, r.source(), r.target())
+			return "", err
+		}
+	}
 	if err := s.store.insert(ctx, r); err != nil {
 		s.store.unlock(context.WithoutCancel(ctx), r.ID, r.source(), r.target())
 		return "", err
@@ -66,6 +75,24 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (string, error) {
 	s.logger.InfoContext(ctx, "migration started", "migrationId", r.ID,
 		"workspaceId", r.WorkspaceID, "documentId", r.DocumentID, "newDocumentId", r.NewDocumentID)
 	return r.ID, nil
+}
+
+// refuseMissingSource answers NOT_FOUND when no owner holds anything of
+// the source document (no record, no content, no grant): there is no
+// document to migrate, and "completed" would mislead the caller.
+func (s *Service) refuseMissingSource(ctx context.Context, source Document) error {
+	for _, st := range s.steps {
+		has, err := st.Owner.HasData(ctx, source)
+		if err != nil {
+			s.logger.WarnContext(ctx, "migration: has-data check failed", "owner", st.Name, "error", err)
+			return api.Errorf(api.Unavailable,
+				"cannot check whether document %q exists: %s is unavailable; retry later", source.DocumentID, st.Name)
+		}
+		if has {
+			return nil
+		}
+	}
+	return api.Errorf(api.NotFound, "document %s does not exist in organization %s", source.DocumentID, source.OrganizationID)
 }
 
 // refuseTargetWithData asks every owner whether the target document id

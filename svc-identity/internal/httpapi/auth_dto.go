@@ -10,11 +10,11 @@ import (
 )
 
 type signatureRequest struct {
-	Permissions []signing.Permission `json:"permissions" validate:"required"`
+	Permissions []signing.Permission `json:"permissions" validate:"required,max=@identity.permissions"`
 }
 
 type verifySignatureRequest struct {
-	Permissions []signing.Permission `json:"permissions" validate:"required"`
+	Permissions []signing.Permission `json:"permissions" validate:"required,max=@identity.permissions"`
 	Signature   string               `json:"signature" validate:"required"`
 }
 
@@ -35,7 +35,7 @@ type resourceDTO struct {
 	ID             string `json:"id" validate:"required"`
 	OrganizationID string `json:"organizationId"`
 	AccessRole     string `json:"accessRole" validate:"oneof=viewer editor"`
-	ExpiresAt      *int64 `json:"expiresAt"` // Unix seconds
+	ExpiresAt      *int64 `json:"expiresAt"` // epoch ms
 }
 
 // checkResources applies the rules tags cannot: folders and documents name
@@ -45,8 +45,8 @@ func checkResources(rs []resourceDTO, now time.Time) error {
 		if r.Type != string(identity.ResourceOrganization) && r.OrganizationID == "" {
 			return api.Errorf(api.InvalidArgument, "field permissions.resources[%d].organizationId is required for %s resources", i, r.Type)
 		}
-		if r.ExpiresAt != nil && (*r.ExpiresAt <= 0 || *r.ExpiresAt <= now.Unix()) {
-			return api.Errorf(api.InvalidArgument, "field permissions.resources[%d].expiresAt must be a future time in Unix seconds", i)
+		if r.ExpiresAt != nil && (*r.ExpiresAt <= 0 || *r.ExpiresAt <= now.UnixMilli()) {
+			return api.Errorf(api.InvalidArgument, "field permissions.resources[%d].expiresAt must be a future time in epoch milliseconds", i)
 		}
 	}
 	return nil
@@ -60,7 +60,7 @@ func (r resourceDTO) role() string {
 }
 
 type resourcesDTO struct {
-	Resources []resourceDTO `json:"resources" validate:"required"`
+	Resources []resourceDTO `json:"resources" validate:"required,max=@identity.resources"`
 }
 
 type permissionUserDTO struct {
@@ -74,9 +74,9 @@ type addPermissionsRequest struct {
 
 type getPermissionsRequest struct {
 	OrganizationID     string   `json:"organizationId" validate:"required"`
-	UserIDs            []string `json:"userIds" validate:"required"`
-	FolderIDs          []string `json:"folderIds"`
-	DocumentIDs        []string `json:"documentIds"`
+	UserIDs            []string `json:"userIds" validate:"required,max=@identity.userIds"`
+	FolderIDs          []string `json:"folderIds" validate:"max=@identity.folderIds"`
+	DocumentIDs        []string `json:"documentIds" validate:"max=@identity.documents"`
 	SkipExistenceCheck bool     `json:"skipResourceExistenceValidation"`
 }
 
@@ -90,7 +90,7 @@ type resourceRefDTO struct {
 type removePermissionsRequest struct {
 	UserID      string `json:"userId" validate:"required"`
 	Permissions *struct {
-		Resources []resourceRefDTO `json:"resources" validate:"required"`
+		Resources []resourceRefDTO `json:"resources" validate:"required,max=@identity.resources"`
 	} `json:"permissions" validate:"required"`
 }
 
@@ -111,6 +111,9 @@ func (u *userPropertiesDTO) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// OpenJSON: custom keys travel in the token.
+func (*userPropertiesDTO) OpenJSON() {}
+
 // claims is the user object carried in the token.
 func (u userPropertiesDTO) claims() map[string]any {
 	out := make(map[string]any, len(u.Extra)+3)
@@ -124,7 +127,7 @@ func (u userPropertiesDTO) claims() map[string]any {
 // tokenPermissionsDTO allows an empty resource list: a token without
 // resources grants no access.
 type tokenPermissionsDTO struct {
-	Resources *[]resourceDTO `json:"resources" validate:"required"`
+	Resources *[]resourceDTO `json:"resources" validate:"required,max=@identity.resources"`
 }
 
 type generateTokenRequest struct {

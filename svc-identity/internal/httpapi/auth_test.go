@@ -66,7 +66,7 @@ func ptr[T any](v T) *T { return &v }
 
 func TestGenerateToken(t *testing.T) {
 	e := newEnv(t)
-	later := e.now.Add(time.Hour).Unix()
+	later := e.now.Add(time.Hour).UnixMilli()
 	body := map[string]any{
 		"userId":         "u1",
 		"userProperties": map[string]any{"name": "Ada", "email": "ada@example.com", "isAdmin": true, "team": "core"},

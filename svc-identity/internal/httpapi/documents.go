@@ -25,6 +25,9 @@ func (d *documentDTO) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// OpenJSON: keys beyond the fields are metadata.
+func (*documentDTO) OpenJSON() {}
+
 // input maps the accessType alias organizationPrivate to default.
 func (d documentDTO) input() identity.DocumentInput {
 	in := identity.DocumentInput{ID: d.DocumentID, Name: d.DocumentName, AccessType: d.AccessType, Disabled: d.Disabled, Metadata: d.Metadata}
@@ -48,7 +51,7 @@ type addDocumentsRequest struct {
 	CreateOrganization bool          `json:"createOrganization"`
 	FolderID           string        `json:"folderId"`
 	CreateFolder       bool          `json:"createFolder"`
-	Documents          []documentDTO `json:"documents" validate:"required"`
+	Documents          []documentDTO `json:"documents" validate:"required,max=@identity.documents"`
 }
 
 type getDocumentsRequest struct {
@@ -61,12 +64,12 @@ type getDocumentsRequest struct {
 
 type updateDocumentsRequest struct {
 	OrganizationID string        `json:"organizationId" validate:"required"`
-	Documents      []documentDTO `json:"documents" validate:"required"`
+	Documents      []documentDTO `json:"documents" validate:"required,max=@identity.documents"`
 }
 
 type deleteDocumentsRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@identity.documents"`
 }
 
 // documentItem renders a documents/get entry: the record with its metadata
@@ -81,7 +84,7 @@ func documentItem(e identity.DocumentEntry) map[string]any {
 		item[k] = v
 	}
 	item["id"], item["documentName"], item["disabled"] = d.ID, d.Name, d.Disabled
-	item["accessType"], item["folderId"] = d.AccessType, d.FolderID
+	item["accessType"], item["folderId"] = answeredAccessType(d.AccessType), d.FolderID
 	item["createdAt"], item["lastUpdated"] = d.CreatedAt, d.LastUpdated
 	return item
 }
@@ -150,4 +153,14 @@ func handleDeleteDocuments(ids *identity.Service) gin.HandlerFunc {
 		}
 		return api.OK("Documents deleted.", out), nil
 	})
+}
+
+// answeredAccessType is the access vocabulary of every answer: the stored
+// document default is organizationPrivate, as permissions/get and folders
+// say it (inputs accept both names).
+func answeredAccessType(t string) string {
+	if t == identity.DocumentDefault {
+		return identity.OrganizationPrivate
+	}
+	return t
 }

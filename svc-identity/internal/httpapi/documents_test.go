@@ -37,7 +37,7 @@ func TestDocumentsLifecycle(t *testing.T) {
 	if ghost["id"] != "ghost" || ghost["success"] != false || ghost["code"] != "not-found" {
 		t.Fatalf("ghost = %v", ghost)
 	}
-	if d2["accessType"] != "default" || d1["documentName"] != "One" || d1["accessType"] != "public" ||
+	if d2["accessType"] != "organizationPrivate" || d1["documentName"] != "One" || d1["accessType"] != "public" ||
 		d1["owner"] != "ada" || d1["folderId"] != "f1" || d1["disabled"] != false || d1["createdAt"] == nil {
 		t.Fatalf("d1 = %v, d2 = %v", d1, d2)
 	}

@@ -17,7 +17,7 @@ type folderDTO struct {
 type addFoldersRequest struct {
 	OrganizationID     string      `json:"organizationId" validate:"required"`
 	CreateOrganization bool        `json:"createOrganization"`
-	Folders            []folderDTO `json:"folders" validate:"required"`
+	Folders            []folderDTO `json:"folders" validate:"required,max=@identity.folders"`
 }
 
 type getFoldersRequest struct {
@@ -41,7 +41,7 @@ type folderChangeDTO struct {
 
 type updateFoldersRequest struct {
 	OrganizationID string            `json:"organizationId" validate:"required"`
-	Folders        []folderChangeDTO `json:"folders" validate:"required"`
+	Folders        []folderChangeDTO `json:"folders" validate:"required,max=@identity.folders"`
 }
 
 // folderItem is a Folder record of folders/get.

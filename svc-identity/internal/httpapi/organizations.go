@@ -25,8 +25,11 @@ func (o *organizationDTO) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// OpenJSON: keys beyond the fields are metadata.
+func (*organizationDTO) OpenJSON() {}
+
 type organizationsRequest struct {
-	Organizations []organizationDTO `json:"organizations" validate:"required"`
+	Organizations []organizationDTO `json:"organizations" validate:"required,max=@identity.organizations"`
 }
 
 func (r organizationsRequest) inputs() []identity.OrganizationInput {
@@ -44,7 +47,7 @@ type getOrganizationsRequest struct {
 }
 
 type deleteOrganizationsRequest struct {
-	OrganizationIDs []string `json:"organizationIds" validate:"required"`
+	OrganizationIDs []string `json:"organizationIds" validate:"required,max=@identity.organizations"`
 }
 
 // organizationItem renders an organization: its metadata keys next to the

@@ -7,7 +7,7 @@ import (
 
 func TestPermissionsAddGetRemove(t *testing.T) {
 	e := newEnv(t)
-	later := e.now.Add(time.Hour).Unix()
+	later := e.now.Add(time.Hour).UnixMilli()
 	r := e.ok("ws1", "/v2/auth/permissions/add", map[string]any{
 		"user": map[string]any{"userId": "u1"},
 		"permissions": resources(

@@ -15,19 +15,19 @@ type groupDTO struct {
 type addGroupsRequest struct {
 	OrganizationID     string     `json:"organizationId" validate:"required"`
 	CreateOrganization bool       `json:"createOrganization"`
-	Groups             []groupDTO `json:"organizationUserGroups" validate:"required"`
+	Groups             []groupDTO `json:"organizationUserGroups" validate:"required,max=@identity.groups"`
 }
 
 type addGroupMembersRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
 	GroupID        string   `json:"organizationUserGroupId" validate:"required"`
-	UserIDs        []string `json:"userIds" validate:"required"`
+	UserIDs        []string `json:"userIds" validate:"required,max=@identity.userIds"`
 }
 
 type removeGroupMembersRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
 	GroupID        string   `json:"organizationUserGroupId" validate:"required"`
-	UserIDs        []string `json:"userIds"`
+	UserIDs        []string `json:"userIds" validate:"max=@identity.userIds"`
 	DeleteAll      bool     `json:"deleteAll"`
 }
 

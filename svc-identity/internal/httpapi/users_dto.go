@@ -34,6 +34,10 @@ func (u *userDTO) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// OpenJSON marks a User as an open object for api.Decode: keys beyond its
+// fields are profile keys.
+func (*userDTO) OpenJSON() {}
+
 func (u userDTO) input() identity.UserInput {
 	return identity.UserInput{
 		Profile: identity.Profile{
@@ -63,6 +67,8 @@ func (u *userV1DTO) UnmarshalJSON(b []byte) error {
 	return (*userDTO)(u).UnmarshalJSON(b)
 }
 
+func (*userV1DTO) OpenJSON() {}
+
 func inputs[T userDTO | userV1DTO](users []T) []identity.UserInput {
 	out := make([]identity.UserInput, len(users))
 	for i, u := range users {
@@ -78,21 +84,21 @@ type addUsersRequest struct {
 	CreateDocument     bool      `json:"createDocument"`
 	FolderID           string    `json:"folderId"`
 	CreateFolder       bool      `json:"createFolder"`
-	Users              []userDTO `json:"users" validate:"required"`
+	Users              []userDTO `json:"users" validate:"required,max=@identity.users"`
 }
 
 type updateUsersRequest struct {
 	OrganizationID string    `json:"organizationId" validate:"required"`
 	DocumentID     string    `json:"documentId"`
 	FolderID       string    `json:"folderId"`
-	Users          []userDTO `json:"users" validate:"required"`
+	Users          []userDTO `json:"users" validate:"required,max=@identity.users"`
 }
 
 type updateUsersV1Request struct {
 	OrganizationID string      `json:"organizationId" validate:"required"`
 	DocumentID     string      `json:"documentId"`
 	FolderID       string      `json:"folderId"`
-	Users          []userV1DTO `json:"users" validate:"required"`
+	Users          []userV1DTO `json:"users" validate:"required,max=@identity.users"`
 }
 
 type getUsersRequest struct {
@@ -111,7 +117,7 @@ type deleteUsersRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
 	DocumentID     string   `json:"documentId"`
 	FolderID       string   `json:"folderId"`
-	UserIDs        []string `json:"userIds" validate:"required"`
+	UserIDs        []string `json:"userIds" validate:"required,max=@identity.userIds"`
 }
 
 func scope(orgID, folderID, docID string) identity.Scope {

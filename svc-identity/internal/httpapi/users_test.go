@@ -67,7 +67,7 @@ func TestAddUsersDocumentAndFolderRules(t *testing.T) {
 		"organizationId": "o1", "folderId": "f1", "createFolder": true, "users": []any{map[string]any{"userId": "u2"}},
 	})
 	docs := e.ok("ws1", "/v2/organizations/documents/get", map[string]any{"organizationId": "o1", "documentIds": []string{"d1"}})
-	if items := docs.data().([]any); items[0].(map[string]any)["accessType"] != "default" {
+	if items := docs.data().([]any); items[0].(map[string]any)["accessType"] != "organizationPrivate" {
 		t.Fatalf("created document = %v", items)
 	}
 	folders := e.ok("ws1", "/v2/organizations/folders/get", map[string]any{"organizationId": "o1"})

@@ -6,7 +6,7 @@ import "slices"
 type PermInfo struct {
 	AccessRole Role   `json:"accessRole,omitempty"`
 	AccessType string `json:"accessType,omitempty"`
-	ExpiresAt  *int64 `json:"expiresAt,omitempty"` // Unix seconds
+	ExpiresAt  *int64 `json:"expiresAt,omitempty"` // epoch ms
 	Error      string `json:"error,omitempty"`
 	ErrorCode  string `json:"errorCode,omitempty"`
 }
@@ -24,11 +24,11 @@ type grants struct {
 	docs    map[string]Membership
 }
 
-// grantsByUser groups the memberships still active at unix by user.
-func grantsByUser(ms []Membership, unix int64) map[string]*grants {
+// grantsByUser groups the memberships still active at nowMs by user.
+func grantsByUser(ms []Membership, nowMs int64) map[string]*grants {
 	out := map[string]*grants{}
 	for _, m := range ms {
-		if !m.activeAt(unix) {
+		if !m.activeAt(nowMs) {
 			continue
 		}
 		g := out[m.UserID]

@@ -12,7 +12,7 @@
 //     (organizationId, resourceType, resourceId, userId). resourceType is
 //     organization, folder or document; an organization-level membership
 //     stores the organization id as its resourceId. accessRole is viewer or
-//     editor (default editor); expiresAt (Unix seconds, set only by
+//     editor (default editor); expiresAt (epoch ms, set only by
 //     permissions/add) ends a grant: an expired membership grants nothing and
 //     is not listed by users/get, but users/delete still removes it.
 //   - Access to a document: its own membership; or an effective access type

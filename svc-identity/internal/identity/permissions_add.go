@@ -11,7 +11,7 @@ type Grant struct {
 	ID             string
 	OrganizationID string // required for folders and documents; ignored for organizations
 	AccessRole     Role   // "" = editor
-	ExpiresAt      *int64 // Unix seconds
+	ExpiresAt      *int64 // epoch ms
 }
 
 func (g Grant) key(userID string) MembershipKey {

@@ -49,7 +49,7 @@ func (s *Service) GetPermissions(ctx context.Context, ws string, q PermissionsQu
 	if err != nil {
 		return nil, err
 	}
-	byUser := grantsByUser(ms, s.now().Unix())
+	byUser := grantsByUser(ms, s.now().UnixMilli())
 	out := make(map[string]UserPermissions, len(q.UserIDs))
 	missing := false
 	for _, userID := range q.UserIDs {

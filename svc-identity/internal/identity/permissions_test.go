@@ -11,7 +11,7 @@ import (
 func TestGrantsCreateResourcesAndDecideAccess(t *testing.T) {
 	svc, st, clk := newService(t)
 	ctx := t.Context()
-	soon := clk.t.Add(time.Hour).Unix()
+	soon := clk.t.Add(time.Hour).UnixMilli()
 	err := svc.AddPermissions(ctx, "ws1", "u1", []identity.Grant{
 		{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer},
 		{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1", AccessRole: identity.RoleEditor, ExpiresAt: &soon},

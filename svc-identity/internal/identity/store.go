@@ -125,7 +125,7 @@ type MemberQuery struct {
 	ResourceID     string   // "" = every resource of Type
 	UserIDs        []string // nil = any user
 	After          MemberCursor
-	ActiveAt       int64 // Unix seconds
+	ActiveAt       int64 // epoch ms
 	Limit          int
 }
 

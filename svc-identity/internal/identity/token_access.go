@@ -24,7 +24,7 @@ func (s *Service) DecideTokenAccess(ctx context.Context, ws string, t TokenAcces
 		}
 	}
 	ms := tokenMemberships(t, org, revs)
-	g := grantsByUser(ms, s.now().Unix())[t.UserID]
+	g := grantsByUser(ms, s.now().UnixMilli())[t.UserID]
 	res, err := s.loadResources(ctx, ws, PermissionsQuery{OrganizationID: org, DocumentIDs: []string{doc}})
 	if err != nil {
 		return PermInfo{}, err

@@ -143,14 +143,14 @@ type MembershipKey struct {
 type Membership struct {
 	MembershipKey
 	AccessRole Role
-	ExpiresAt  *int64 // Unix seconds; nil = never
+	ExpiresAt  *int64 // epoch ms; nil = never
 	CreatedAt  int64
 }
 
 // activeAt reports whether the membership still grants access at the given
-// Unix second.
-func (m Membership) activeAt(unix int64) bool {
-	return m.ExpiresAt == nil || *m.ExpiresAt >= unix
+// epoch millisecond.
+func (m Membership) activeAt(ms int64) bool {
+	return m.ExpiresAt == nil || *m.ExpiresAt >= ms
 }
 
 // Group is an organization user group.

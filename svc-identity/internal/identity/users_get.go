@@ -72,7 +72,7 @@ func (s *Service) GetUsers(ctx context.Context, ws string, q UsersQuery) (UsersP
 		return newUsersPage(q, nil, nil), nil
 	}
 	limit := pageSize(q.PageSize)
-	mq := q.memberQuery(userIDs, after, s.now().Unix(), limit+1)
+	mq := q.memberQuery(userIDs, after, s.now().UnixMilli(), limit+1)
 	members, err := s.store.ListMembers(ctx, ws, mq)
 	if err != nil {
 		return UsersPage{}, err

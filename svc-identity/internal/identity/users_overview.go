@@ -55,7 +55,7 @@ func (s *Service) UserOverview(ctx context.Context, ws, orgID, userID string) (*
 
 func (s *Service) membershipOverview(ctx context.Context, ws, orgID, userID string) (MembershipOverview, error) {
 	out := MembershipOverview{OrganizationID: orgID}
-	active := s.now().Unix()
+	active := s.now().UnixMilli()
 	m, err := s.store.GetMembership(ctx, ws, MembershipKey{
 		OrganizationID: orgID, Type: ResourceOrganization, ResourceID: orgID, UserID: userID,
 	})

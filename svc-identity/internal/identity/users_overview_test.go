@@ -13,7 +13,7 @@ func TestUserOverviewCountsActiveMemberships(t *testing.T) {
 	if err := st.SaveUser(ctx, "ws1", identity.Profile{UserID: "u1", Name: &name}, 1); err != nil {
 		t.Fatal(err)
 	}
-	past, future := c.t.Unix()-1, c.t.Unix()+3600
+	past, future := c.t.UnixMilli()-1, c.t.UnixMilli()+3600_000
 	for _, m := range []identity.Membership{
 		{MembershipKey: identity.MembershipKey{OrganizationID: "o1", Type: identity.ResourceOrganization, ResourceID: "o1", UserID: "u1"}, AccessRole: identity.RoleViewer},
 		{MembershipKey: identity.MembershipKey{OrganizationID: "o1", Type: identity.ResourceFolder, ResourceID: "f1", UserID: "u1"}},

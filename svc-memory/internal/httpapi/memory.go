@@ -28,7 +28,7 @@ func handleSearch(svc *memory.Service) gin.HandlerFunc {
 			Filters:        r.filters(data),
 			RecencyDays:    r.integer(data, "recencyDays", "recencyDays"),
 		}
-		if err := memory.Invalid(append(r.issues, req.Validate()...)); err != nil {
+		if err := memory.Invalid(append(r.checked(data), req.Validate()...)); err != nil {
 			return nil, err
 		}
 		ctx := c.Request.Context()
@@ -55,7 +55,7 @@ func handleAsk(svc *memory.Service) gin.HandlerFunc {
 			Filters:        r.filters(data),
 			RecencyDays:    r.integer(data, "recencyDays", "recencyDays"),
 		}
-		if err := memory.Invalid(append(r.issues, req.Validate()...)); err != nil {
+		if err := memory.Invalid(append(r.checked(data), req.Validate()...)); err != nil {
 			return nil, err
 		}
 		ctx := c.Request.Context()
@@ -80,7 +80,7 @@ func handleSuggest(svc *memory.Service) gin.HandlerFunc {
 			OrganizationID: r.str(data, "organizationId", "organizationId"),
 			DocumentID:     r.str(data, "documentId", "documentId"),
 		}
-		if err := memory.Invalid(append(r.issues, req.Validate()...)); err != nil {
+		if err := memory.Invalid(append(r.checked(data), req.Validate()...)); err != nil {
 			return nil, err
 		}
 		ctx := c.Request.Context()
@@ -110,7 +110,7 @@ func handleJudgmentsQuery(svc *memory.Service) gin.HandlerFunc {
 			Limit:          r.integer(data, "limit", "limit"),
 			PageToken:      r.str(data, "pageToken", "pageToken"),
 		}
-		if err := memory.Invalid(append(r.issues, req.Validate()...)); err != nil {
+		if err := memory.Invalid(append(r.checked(data), req.Validate()...)); err != nil {
 			return nil, err
 		}
 		ctx := c.Request.Context()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"strings"
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
@@ -18,6 +19,7 @@ type fields map[string]json.RawMessage
 // first, so one INVALID_ARGUMENT names every bad field.
 type reader struct {
 	issues []memory.Issue
+	read   map[string]bool // field paths the operation reads
 }
 
 // readData decodes the request's data object. Envelope failures (no body,
@@ -45,6 +47,7 @@ func value(m fields, key string) json.RawMessage {
 }
 
 func (r *reader) str(m fields, key, field string) string {
+	r.mark(field)
 	v := value(m, key)
 	if v == nil {
 		return ""
@@ -58,6 +61,7 @@ func (r *reader) str(m fields, key, field string) string {
 
 // integer reads a whole number; absent is nil.
 func (r *reader) integer(m fields, key, field string) *int {
+	r.mark(field)
 	v := value(m, key)
 	if v == nil {
 		return nil
@@ -72,6 +76,7 @@ func (r *reader) integer(m fields, key, field string) *int {
 }
 
 func (r *reader) object(m fields, key, field string) fields {
+	r.mark(field)
 	v := value(m, key)
 	if v == nil {
 		return nil
@@ -85,6 +90,7 @@ func (r *reader) object(m fields, key, field string) fields {
 }
 
 func (r *reader) strs(m fields, key, field string) []string {
+	r.mark(field)
 	v := value(m, key)
 	if v == nil {
 		return nil
@@ -98,6 +104,7 @@ func (r *reader) strs(m fields, key, field string) []string {
 
 // strOrStrs reads a string or an array of strings.
 func (r *reader) strOrStrs(m fields, key, field string) []string {
+	r.mark(field)
 	v := value(m, key)
 	if v == nil {
 		return nil
@@ -118,6 +125,7 @@ func (r *reader) strOrStrs(m fields, key, field string) []string {
 
 // instant reads a date bound: epoch ms (number or digits) or ISO-8601.
 func (r *reader) instant(m fields, key, field string, end bool) *int64 {
+	r.mark(field)
 	v := value(m, key)
 	if v == nil {
 		return nil
@@ -160,4 +168,48 @@ func (r *reader) filters(data fields) memory.Filters {
 		}
 	}
 	return out
+}
+
+func (r *reader) mark(field string) {
+	if r.read == nil {
+		r.read = map[string]bool{}
+	}
+	r.read[field] = true
+}
+
+// checked is the issues plus one for every key of data (and of the objects
+// it reads inside) that the operation never read: strict decoding, as
+// api.Decode does for typed bodies.
+func (r *reader) checked(data fields) []memory.Issue {
+	r.unread(data, "")
+	return r.issues
+}
+
+func (r *reader) unread(m fields, prefix string) {
+	var known []string
+	for path := range r.read {
+		if rest, ok := strings.CutPrefix(path, prefix); ok && !strings.Contains(rest, ".") {
+			known = append(known, rest)
+		}
+	}
+	for key, v := range m {
+		path := prefix + key
+		if !r.read[path] {
+			r.add(path, api.UnknownFieldMessage(path, key, known))
+			continue
+		}
+		var inner fields
+		if json.Unmarshal(v, &inner) == nil && inner != nil && r.readsInside(path+".") {
+			r.unread(inner, path+".")
+		}
+	}
+}
+
+func (r *reader) readsInside(prefix string) bool {
+	for path := range r.read {
+		if strings.HasPrefix(path, prefix) {
+			return true
+		}
+	}
+	return false
 }

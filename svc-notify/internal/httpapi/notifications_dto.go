@@ -13,22 +13,27 @@ const maxBatch = 1000
 
 // addRequest is notifications/add. The v2-only fields are ignored on v1.
 type addRequest struct {
-	OrganizationID   string           `json:"organizationId" validate:"required"`
-	DocumentID       string           `json:"documentId" validate:"required"`
-	ActionUser       *userDTO         `json:"actionUser" validate:"required"`
-	NotificationID   string           `json:"notificationId"`
-	HeadlineTemplate string           `json:"displayHeadlineMessageTemplate"`
-	HeadlineData     *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
-	BodyMessage      string           `json:"displayBodyMessage"`
-	NotifyUsers      []userDTO        `json:"notifyUsers" validate:"max=1000"`
-	NotifyAll        *bool            `json:"notifyAll"`
-	SourceData       object           `json:"notificationSourceData"`
-	LocationID       string           `json:"locationId"`
-	Location         *locationDTO     `json:"location"`
+	OrganizationID string   `json:"organizationId" validate:"required"`
+	DocumentID     string   `json:"documentId" validate:"required"`
+	ActionUser     *userDTO `json:"actionUser" validate:"required"`
+	NotificationID string   `json:"notificationId"`
+	// Accepted as the interface lists them; a missing organization or
+	// document needs no creation here and recipients are not filtered.
+	CreateOrganization bool             `json:"createOrganization"`
+	CreateDocument     bool             `json:"createDocument"`
+	VerifyPermissions  bool             `json:"verifyUserPermissions"`
+	HeadlineTemplate   string           `json:"displayHeadlineMessageTemplate"`
+	HeadlineData       *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
+	BodyMessage        string           `json:"displayBodyMessage"`
+	NotifyUsers        []userDTO        `json:"notifyUsers" validate:"max=1000"`
+	NotifyAll          *bool            `json:"notifyAll"`
+	SourceData         object           `json:"notificationSourceData"`
+	LocationID         string           `json:"locationId"`
+	Location           *locationDTO     `json:"location"`
 
 	// v2 only.
 	ResolverUsed bool   `json:"isNotificationResolverUsed"`
-	Source       string `json:"notificationSource" validate:"max=100"`
+	Source       string `json:"notificationSource" validate:"oneof=custom comment huddle crdt"`
 	Context      object `json:"context"`
 }
 
@@ -115,6 +120,10 @@ func (u *notificationUpdates) UnmarshalJSON(b []byte) error {
 	}
 	return json.Unmarshal(b, (*[]notificationUpdate)(u))
 }
+
+// JSONShape: an array of updates (or one, which api.Decode checks the same
+// way).
+func (*notificationUpdates) JSONShape() any { return []notificationUpdate(nil) }
 
 // notificationUpdate is one Notification (update input).
 type notificationUpdate struct {

@@ -78,6 +78,9 @@ func (u *userDTO) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// OpenJSON: a User is kept as sent; only userId is read.
+func (*userDTO) OpenJSON() {}
+
 func (u userDTO) user() notify.User { return notify.User{ID: u.UserID, Raw: u.raw} }
 
 func users(dtos []userDTO) []notify.User {
@@ -107,6 +110,9 @@ func (h *headlineDataDTO) UnmarshalJSON(b []byte) error {
 	h.raw = slices.Clone(b)
 	return nil
 }
+
+// OpenJSON: the template data carries any custom keys.
+func (*headlineDataDTO) OpenJSON() {}
 
 // rawOf is h's JSON, nil when absent.
 func (h *headlineDataDTO) rawOf() json.RawMessage {
@@ -155,3 +161,6 @@ func (l *locationDTO) UnmarshalJSON(b []byte) error {
 	l.ID, l.raw = f.ID, slices.Clone(b)
 	return nil
 }
+
+// OpenJSON: location fields beyond id are the client's.
+func (*locationDTO) OpenJSON() {}

@@ -25,6 +25,9 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &o.v)
 }
 
+// JSONShape tells api.Decode the field's JSON is a T.
+func (*optional[T]) JSONShape() any { var v T; return v }
+
 // patch turns o into the domain's Patch.
 func (o optional[T]) patch() webhook.Patch[T] {
 	if !o.set || o.null {
