@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -30,7 +31,7 @@ func (c RealtimeConfig) settings() realtime.Settings {
 	return realtime.Settings{
 		MaxMessageBytes: c.MaxMessageBytes, SendQueueBytes: c.SendQueueBytes,
 		MaxPerWorkspace: c.MaxPerWorkspace, MaxPerDocument: c.MaxPerDocument,
-		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce, StoreWriters: c.StoreWriters,
+		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce,
 	}
 }
 
@@ -48,7 +49,7 @@ func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identit
 	access := realtime.NewIdentityAccess(identity, s.AccessRecheck/2)
 	edits := realtime.NewDebouncer(editPublisher{crdt: crdtSvc, activity: activity}, s.EventDebounce, logger)
 	hub := realtime.NewHub(realtime.Options{
-		Store: crdtStore{crdtSvc}, Access: access, Redis: rdb, Edits: edits, Settings: s, Logger: logger,
+		Store: crdtStore{crdt: crdtSvc, writers: max(cfg.Realtime.StoreWriters, 1)}, Access: access, Redis: rdb, Edits: edits, Settings: s, Logger: logger,
 	})
 	crdtSvc.OnWrite(func(ctx context.Context, ws string, ed crdt.Editor, update []byte) {
 		hub.Stored(ctx, realtime.DocKey{Workspace: ws, Org: ed.OrganizationID, Doc: ed.DocumentID, Editor: ed.EditorID}, update)
@@ -76,14 +77,30 @@ func editor(k realtime.DocKey) crdt.Editor {
 }
 
 // crdtStore is the realtime Store over the CRDT records.
-type crdtStore struct{ crdt *crdt.Service }
+type crdtStore struct {
+	crdt    *crdt.Service
+	writers int // appends of one batch under way at once
+}
 
 func (s crdtStore) Load(ctx context.Context, k realtime.DocKey) ([]byte, error) {
 	return s.crdt.LoadUpdate(ctx, k.Workspace, editor(k))
 }
 
-func (s crdtStore) Append(ctx context.Context, k realtime.DocKey, update []byte, by realtime.Author) error {
-	return s.crdt.AppendUpdate(ctx, k.Workspace, editor(k), update, by.UserID)
+// AppendBatch stores a batch as one append per document, a few at once
+// (today's records take one read-merge-write per document).
+func (s crdtStore) AppendBatch(ctx context.Context, batch []realtime.Append) []error {
+	errs := make([]error, len(batch))
+	slots := make(chan struct{}, s.writers)
+	var wg sync.WaitGroup
+	for i, a := range batch {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			errs[i] = s.crdt.AppendUpdate(ctx, a.Key.Workspace, editor(a.Key), a.Update, a.By.UserID)
+		})
+	}
+	wg.Wait()
+	return errs
 }
 
 // editPublisher publishes crdt.update_data and, where the workspace has
