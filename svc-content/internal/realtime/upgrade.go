@@ -25,7 +25,7 @@ const readBufferSize = 512
 // accept upgrades the request and registers the connection; nil when the
 // upgrade failed (the upgrader answered) or the hub is shutting down.
 func (h *Hub) accept(w http.ResponseWriter, r *http.Request) *conn {
-	ws, err := upgrader.Upgrade(w, r, nil)
+	ws, err := upgrader.Upgrade(batchHijacker{w}, r, nil)
 	if err != nil {
 		return nil
 	}
