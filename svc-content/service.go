@@ -67,6 +67,7 @@ type Config struct {
 	MigrationLease time.Duration `env:"MIGRATION_LEASE, default=30s"`
 	LogLevel       string        `env:"LOG_LEVEL, default=info"`
 	Realtime       RealtimeConfig
+	CRDT           CRDTConfig
 }
 
 // Validate checks what New needs. Store addresses are checked by
@@ -85,6 +86,9 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("MIGRATION_LEASE must be at least %s", minMigrationLease))
 	}
 	if err := c.Realtime.settings().Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := c.CRDT.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
@@ -160,7 +164,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	workspace := serviceClient("svc-workspace", cfg.WorkspaceURL, signer)
 
 	pub := events.NewPublisher(deps.Redis, deps.DB, EventSource, logger)
-	crdtSvc := crdt.NewService(deps.DB, pub)
+	crdtSvc := crdt.NewService(deps.DB, pub, cfg.CRDT.settings())
 	annotationsSvc := annotations.NewService(deps.DB, pub).
 		WithPageTokens(pagetoken.New(deps.Redis, 0)).WithLogger(logger)
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}

@@ -21,6 +21,10 @@
 // then equal what y-prosemirror's updateYFragment makes of its own seed
 // for that document (nothing duplicated, nothing left over) and the editor
 // must show what an editor mounted on that fragment shows (nextHTML).
+// With missing ({stateVector, update, full}: what the server answered a
+// client at stateVector, and its whole state): the update must hold no
+// struct the client has, applying it to the seed must give the whole
+// state, and it must be what yjs itself encodes for that state vector.
 import './dom.mjs'
 // stdout carries the results; ProseMirror's and TipTap's warnings go to stderr.
 console.log = console.info = console.warn = console.error
@@ -137,6 +141,26 @@ function checkNext (c, out) {
   stockEditor.destroy()
 }
 
+function checkMissing (c, out) {
+  const sv = Y.decodeStateVector(Buffer.from(c.missing.stateVector, 'base64'))
+  const missing = Buffer.from(c.missing.update, 'base64')
+  for (const st of Y.decodeUpdate(missing).structs) {
+    if (st.id.clock + st.length <= (sv.get(st.id.client) ?? 0)) out.problems.push(`the missing part repeats ${st.id.client}:${st.id.clock} the client has`)
+  }
+  const client = new Y.Doc()
+  Y.applyUpdate(client, Buffer.from(c.update, 'base64'))
+  Y.applyUpdate(client, missing)
+  const full = new Y.Doc()
+  Y.applyUpdate(full, Buffer.from(c.missing.full, 'base64'))
+  if (!same(dumpY(client.getXmlFragment('default')), dumpY(full.getXmlFragment('default')))) out.problems.push('seed + missing part differs from the whole state')
+  if (Buffer.compare(Buffer.from(Y.encodeStateAsUpdate(full, Buffer.from(c.missing.stateVector, 'base64'))), missing) !== 0) {
+    out.problems.push('the missing part is not what yjs encodes for the state vector')
+  }
+  const ed = collabEditor(client)
+  out.missingHTML = ed.getHTML()
+  ed.destroy()
+}
+
 // updateSize counts what updates insert (item lengths) and delete.
 function updateSize (updates) {
   let inserted = 0
@@ -168,8 +192,9 @@ for await (const line of rl) {
   const out = { name: c.name, problems: [] }
   try {
     checkSeed(c, out)
-    if (c.update) checkUpdate(c, out)
+    if (c.update && !c.missing) checkUpdate(c, out)
     if (c.next) checkNext(c, out)
+    if (c.missing) checkMissing(c, out)
   } catch (e) {
     out.problems.push(`exception: ${e.stack}`)
   }

@@ -2,20 +2,15 @@ package crdt
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 
 	"github.com/opencollab/backend/pkg/api"
-	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
+	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
 
-// Editor names the editor data of one editor instance.
-type Editor struct {
-	OrganizationID string
-	DocumentID     string
-	EditorID       string
-}
-
-// Add stores the first version of an editor's data: INVALID_ARGUMENT when
+// Add stores the first state of an editor's data: INVALID_ARGUMENT when
 // data does not match type, ALREADY_EXISTS when the editor id has data.
 // userID (optional) is recorded as lastUpdatedBy.
 func (s *Service) Add(ctx context.Context, ws string, ed Editor, c Content, userID string) error {
@@ -29,26 +24,35 @@ func (s *Service) Add(ctx context.Context, ws string, ed Editor, c Content, user
 	if err := checkContentKey(key); err != nil {
 		return err
 	}
-	p, err := parseContent(c.Type, c.Data)
+	p, err := parseContent(c.Type, c.Data, c.Type == "xml" && key == TipTapContentKey)
 	if err != nil {
 		return err
 	}
-	doc := yjs.NewDoc(newClientID(), key, p.kind)
-	update, err := setContent(doc, p)
+	d := yjs.NewDoc(uint64(newClientID()))
+	update, err := writeContent(d, key, p)
 	if err != nil {
 		return err
 	}
-	r := Record{
-		OrganizationID: ed.OrganizationID, DocumentID: ed.DocumentID, EditorID: ed.EditorID,
-		Type: c.Type, ContentKey: key, Data: p.data, Update: update, Doc: *doc,
+	if update == nil { // empty content: a state with no structs
+		update = []byte{0, 0}
+	}
+	if err := s.checkSize(ed, 0, int64(len(update))); err != nil {
+		return err
+	}
+	st := State{
+		Editor: ed, Type: c.Type, ContentKey: key, ProseMirror: p.proseMirror, Update: update,
 		Version: 1, LastUpdate: lastUpdateTime(s.now()), LastUpdatedBy: userID,
 	}
-	if err := s.store.Insert(ctx, ws, r); errors.Is(err, ErrExists) {
+	if st.Data, err = readContent(d, st, FormatDefault); err != nil {
+		return err
+	}
+	if err := s.store.InsertState(ctx, ws, st); errors.Is(err, ErrExists) {
 		return api.Errorf(api.AlreadyExists, "CRDT data already exists for editor id %s", ed.EditorID)
 	} else if err != nil {
 		return err
 	}
-	return s.publish(ctx, ws, EventAdd, r)
+	s.editors.known(WorkspaceEditor{ws, ed}, int64(len(update)))
+	return s.publish(ctx, ws, EventAdd, published{ed: ed, data: st.Data, lastUpdate: st.LastUpdate, by: userID}, update)
 }
 
 // checkEditor repeats the required-field checks for callers other than
@@ -62,4 +66,11 @@ func checkEditor(ed Editor) error {
 		}
 	}
 	return nil
+}
+
+// newClientID is a random Yjs client id, as Yjs picks one per Y.Doc.
+func newClientID() uint32 {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint32(b[:])
 }

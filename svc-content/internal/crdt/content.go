@@ -1,70 +1,159 @@
 package crdt
 
 import (
-	"bytes"
-	"crypto/rand"
-	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/opencollab/backend/pkg/api"
-	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
+	"github.com/opencollab/backend/svc-content/internal/genericxml"
+	"github.com/opencollab/backend/svc-content/internal/prosemirror"
+	"github.com/opencollab/backend/svc-content/internal/yjs"
+	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
-
-// maxStoredBytes bounds a record below MongoDB's 16 MiB document limit.
-const maxStoredBytes = 14 << 20
 
 // Content is editor data as a request carries it.
 type Content struct {
 	Type       string
-	ContentKey string // empty: DefaultContentKey on add, the stored key on update
-	Data       json.RawMessage
+	ContentKey string          // empty: DefaultContentKey on add, the stored key on update
+	Data       json.RawMessage // nil: none
+	// Update (update only, instead of Data) is a client's Yjs update (v1).
+	Update []byte
 }
 
-// parsed is content checked against its type, ready for the encoder.
+// parsed is content checked against its type, ready to be written into a
+// document at a key.
 type parsed struct {
-	kind  yjs.Kind
-	value any             // string, yjs.Object or []any
-	nodes []yjs.XMLNode   // xml only
-	data  json.RawMessage // compact JSON as posted
+	typ string
+	// proseMirror: the content follows the TipTap mapping (HTML for
+	// contentKey default, or ProseMirror JSON).
+	proseMirror bool
+	write       func(tx *yjs.Tx, d *yjs.Doc, key string) error
 }
 
 // wantJSON names the JSON type data must have for each type.
 var wantJSON = map[string]string{"text": "string", "xml": "string", "map": "object", "array": "array"}
 
-// parseContent checks that data's JSON type matches typ and, for xml, that
-// the string is markup.
-func parseContent(typ string, data json.RawMessage) (parsed, error) {
+// parseContent checks data against typ. An xml string is HTML for TipTap
+// (tipTap: the editor's key is default or it was seeded from ProseMirror
+// JSON) and generic XML otherwise; an object with "type": "doc" is
+// ProseMirror JSON.
+func parseContent(typ string, data json.RawMessage, tipTap bool) (parsed, error) {
 	want, ok := wantJSON[typ]
 	if !ok {
 		return parsed{}, api.Errorf(api.InvalidArgument, "field type has unknown value %q; allowed: %s", typ, strings.Join(Types, ", "))
 	}
-	v, err := yjs.ParseJSON(data)
+	v, err := lib0.ParseJSON(string(data))
 	if err != nil {
-		return parsed{}, api.Errorf(api.InvalidArgument, "field data is not valid: %v", err)
+		return parsed{}, api.Errorf(api.InvalidArgument, "field data is not valid JSON: %v", err)
 	}
-	if jsonType(v) != want {
-		return parsed{}, api.Errorf(api.InvalidArgument, "data must be %s %s for type %s", article(want), want, typ)
+	if typ == "xml" && isProseMirrorJSON(v) {
+		return parseProseMirrorJSON(data)
 	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, data); err != nil {
-		return parsed{}, api.Errorf(api.InvalidArgument, "field data is not valid JSON")
-	}
-	p := parsed{kind: yjs.Kind(typ), value: v, data: compact.Bytes()}
-	if typ == "xml" {
-		if p.nodes, err = yjs.ParseHTML(v.(string)); err != nil {
-			return parsed{}, api.Errorf(api.InvalidArgument, "data is not valid HTML/XML: %v", err)
+	if got := jsonType(v); got != want {
+		hint := ""
+		if typ == "xml" {
+			hint = ` (HTML/XML) or a ProseMirror JSON object with "type": "doc"`
 		}
+		return parsed{}, api.Errorf(api.InvalidArgument, "data must be %s %s for type %s%s, not %s", article(want), want, typ, hint, got)
+	}
+	if err := checkFinite(v); err != nil {
+		return parsed{}, err
+	}
+	p := parsed{typ: typ}
+	switch typ {
+	case "text":
+		p.write = func(tx *yjs.Tx, d *yjs.Doc, key string) error { return d.Text(key).SetString(tx, v.(string)) }
+	case "map":
+		p.write = func(tx *yjs.Tx, d *yjs.Doc, key string) error { return setMap(tx, d.Map(key), v.(lib0.Object)) }
+	case "array":
+		p.write = func(tx *yjs.Tx, d *yjs.Doc, key string) error { return d.Array(key).SetJSON(tx, v.([]any)) }
+	case "xml":
+		return parseMarkup(v.(string), tipTap)
 	}
 	return p, nil
+}
+
+// checkFinite refuses numbers JSON cannot carry back (1e999 parses as
+// Infinity, which get would answer as null).
+func checkFinite(v any) error {
+	switch t := v.(type) {
+	case float64:
+		if math.IsInf(t, 0) || math.IsNaN(t) {
+			return api.Errorf(api.InvalidArgument, "field data holds a number out of range")
+		}
+	case []any:
+		for _, x := range t {
+			if err := checkFinite(x); err != nil {
+				return err
+			}
+		}
+	case lib0.Object:
+		for _, f := range t {
+			if err := checkFinite(f.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func isProseMirrorJSON(v any) bool {
+	o, ok := v.(lib0.Object)
+	if !ok {
+		return false
+	}
+	t, _ := o.Get("type")
+	return t == "doc"
+}
+
+func parseProseMirrorJSON(data json.RawMessage) (parsed, error) {
+	node, err := prosemirror.ParseJSON(data)
+	if err != nil {
+		return parsed{}, contentError("ProseMirror JSON", err)
+	}
+	return tipTapContent(node), nil
+}
+
+// tipTapContent writes a ProseMirror document with the TipTap mapping.
+func tipTapContent(node *prosemirror.Node) parsed {
+	return parsed{typ: "xml", proseMirror: true, write: func(tx *yjs.Tx, d *yjs.Doc, key string) error {
+		return prosemirror.WriteFragment(tx, d.XmlFragment(key), node)
+	}}
+}
+
+func parseMarkup(s string, tipTap bool) (parsed, error) {
+	if tipTap {
+		node, err := prosemirror.ParseHTML(s)
+		if err != nil {
+			return parsed{}, contentError("HTML", err)
+		}
+		return tipTapContent(node), nil
+	}
+	nodes, err := genericxml.Parse(s)
+	if err != nil {
+		return parsed{}, api.Errorf(api.InvalidArgument, "data is not valid HTML/XML: %v", err)
+	}
+	return parsed{typ: "xml", write: func(tx *yjs.Tx, d *yjs.Doc, key string) error {
+		return genericxml.Write(tx, d.XmlFragment(key), nodes)
+	}}, nil
+}
+
+// contentError maps a mapping's refusal to INVALID_ARGUMENT.
+func contentError(what string, err error) error {
+	if errors.Is(err, prosemirror.ErrInvalid) {
+		return api.Errorf(api.InvalidArgument, "data is not valid %s for a TipTap editor: %v", what, err)
+	}
+	return fmt.Errorf("crdt: parse %s: %w", what, err)
 }
 
 func jsonType(v any) string {
 	switch v.(type) {
 	case string:
 		return "string"
-	case yjs.Object:
+	case lib0.Object:
 		return "object"
 	case []any:
 		return "array"
@@ -98,35 +187,45 @@ func checkContentKey(key string) error {
 	return nil
 }
 
-// setContent writes p as the next version of doc and returns the full
-// update.
-func setContent(doc *yjs.Doc, p parsed) ([]byte, error) {
-	var update []byte
-	var err error
-	switch p.kind {
-	case yjs.KindText:
-		update, err = doc.SetText(p.value.(string))
-	case yjs.KindMap:
-		update, err = doc.SetMap(p.value.(yjs.Object))
-	case yjs.KindArray:
-		update, err = doc.SetArray(p.value.([]any))
-	case yjs.KindXML:
-		update, err = doc.SetXML(p.nodes)
-	default:
-		return nil, fmt.Errorf("crdt: unknown kind %q", p.kind)
-	}
+// writeContent writes p at key as one transaction of d and returns its
+// update (nil when nothing changed).
+func writeContent(d *yjs.Doc, key string, p parsed) ([]byte, error) {
+	update, err := d.Transact(func(tx *yjs.Tx) error { return p.write(tx, d, key) })
 	if err != nil {
 		return nil, api.Errorf(api.InvalidArgument, "field data cannot be stored: %v", err)
-	}
-	if stored := len(update) + len(p.data) + len(doc.History) + len(doc.Current); stored > maxStoredBytes {
-		return nil, api.Errorf(api.InvalidArgument, "editor data is too large to store (%d bytes of content and history; at most %d)", stored, maxStoredBytes)
 	}
 	return update, nil
 }
 
-// newClientID is a random Yjs client id, as Yjs picks one per Y.Doc.
-func newClientID() uint32 {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return binary.LittleEndian.Uint32(b[:])
+// setMap makes m hold exactly entries: keys not in entries are deleted,
+// keys whose value differs are set in the order posted (so a new map keeps
+// the posted key order), equal keys are left alone.
+func setMap(tx *yjs.Tx, m *yjs.Map, entries lib0.Object) error {
+	posted := make(map[string]bool, len(entries))
+	for _, f := range entries {
+		posted[f.Key] = true
+	}
+	for _, k := range m.Keys() {
+		if !posted[k] {
+			if err := m.Delete(tx, k); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range entries {
+		if cur, ok := m.Get(f.Key); ok && sameJSON(cur, f.Value) {
+			continue
+		}
+		if err := m.Set(tx, f.Key, f.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameJSON reports whether two values read as the same JSON.
+func sameJSON(a, b any) bool {
+	sa, okA, errA := lib0.StringifyJSON(a)
+	sb, okB, errB := lib0.StringifyJSON(b)
+	return okA && okB && errA == nil && errB == nil && sa == sb
 }

@@ -1,27 +1,27 @@
 // Package crdt keeps the collaborative-editor (CRDT) data of documents:
 // per editor id one Yjs document holding one shared type at contentKey
-// (DESIGN.md, CRDT). add creates it, update replaces its content by Yjs
-// operations on the existing state, get returns the content as posted and
-// the full Yjs update.
+// (DESIGN.md, CRDT). add creates it, update merges a client's Yjs update
+// or writes new content as the diff from the stored state, get reads the
+// current content (and the Yjs state on request), and the realtime door
+// appends the updates of connected editors.
 //
-// Storage: a record per (workspace, organization, document, editor,
-// version) holding the data as posted (compact JSON), the full update
-// served by get, and the encoder state (internal/yjs.Doc) needed to append
-// the next version. Replaced versions live on inside the update only in the
-// form Yjs's garbage collector leaves them, so it grows by a few bytes per
-// version, not by the content. See store.go for how versions are written
-// without lost updates.
+// Storage (store.go, updatelog.go): per editor the merged state (a Yjs v1
+// update with the content it reads as) plus a log of the updates appended
+// since. Appends only insert into the log, so they cost the update's size;
+// compaction (compact.go) merges the log into a new state and then drops
+// the merged entries, so the log stays short.
 package crdt
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"time"
 
-	"github.com/opencollab/backend/pkg/events"
-	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
 	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/opencollab/backend/pkg/events"
 )
 
 // Types are the allowed values of type.
@@ -29,6 +29,10 @@ var Types = []string{"text", "map", "array", "xml"}
 
 // DefaultContentKey is the content key when the request names none.
 const DefaultContentKey = "content"
+
+// TipTapContentKey is the content key of TipTap editors (Collaboration's
+// default field): its XML follows the ProseMirror mapping.
+const TipTapContentKey = "default"
 
 // EventSource is the publishing service of the CRDT events.
 const EventSource = "content"
@@ -39,46 +43,93 @@ const (
 	EventUpdate = "crdt.update_data"
 )
 
-// Record is the stored editor data of one editor id.
-type Record struct {
+// Editor names the editor data of one editor instance.
+type Editor struct {
 	OrganizationID string
 	DocumentID     string
 	EditorID       string
-	Type           string
-	ContentKey     string
-	Data           json.RawMessage // as posted, compacted
-	Update         []byte          // full Yjs update (v1) of the current state
-	Doc            yjs.Doc         // encoder state for the next version
-	Version        int64           // 1 for add, +1 for every update
-	LastUpdate     time.Time
-	LastUpdatedBy  string // empty: unknown
+}
+
+// State is a stored, merged state of one editor.
+type State struct {
+	Editor
+	Type       string
+	ContentKey string
+	// ProseMirror marks an xml editor written with the TipTap mapping
+	// (always true for contentKey default).
+	ProseMirror   bool
+	Update        []byte          // the merged state (Yjs update v1)
+	Data          json.RawMessage // Update's content as get returns it; nil: not kept
+	Version       int64           // 1 when created, +1 per compaction
+	LastUpdate    time.Time
+	LastUpdatedBy string // empty: unknown
+}
+
+// tipTap reports whether the editor's XML follows the ProseMirror mapping.
+func (s State) tipTap() bool {
+	return s.Type == "xml" && (s.ProseMirror || s.ContentKey == TipTapContentKey)
+}
+
+// LogEntry is one update appended to an editor's log.
+type LogEntry struct {
+	Editor
+	ID     string // the store's id, set by the store
+	Update []byte
+	At     time.Time
+	UserID string
 }
 
 // Store is the persistence the operations need; every method is scoped
-// to one workspace.
+// to one workspace unless it takes workspaces per item.
 type Store interface {
-	// Insert writes a new record; ErrExists when the editor id has one.
-	Insert(ctx context.Context, ws string, r Record) error
-	// Find returns the latest record of the editor id; ErrNotFound when
-	// none.
-	Find(ctx context.Context, ws, org, doc, editor string) (Record, error)
-	// FindDocument returns the latest record of every editor of the
+	// InsertState writes s as version s.Version of its editor: ErrExists
+	// when that version exists (version 1: the editor has data; later
+	// ones: another compaction came first).
+	InsertState(ctx context.Context, ws string, s State) error
+	// FindState returns the latest state of the editor; ErrNotFound.
+	FindState(ctx context.Context, ws string, ed Editor) (State, error)
+	// FindDocumentStates returns the latest state of every editor of the
 	// document, ordered by editor id.
-	FindDocument(ctx context.Context, ws, org, doc string) ([]Record, error)
-	// AppendVersion stores r as version r.Version of its editor;
-	// ErrConflict when that version exists (another update came first).
-	AppendVersion(ctx context.Context, ws string, r Record) error
-	// MoveDocument re-keys every record of doc to newDoc.
+	FindDocumentStates(ctx context.Context, ws, org, doc string) ([]State, error)
+	// PruneStates drops the content of the versions below s and, once
+	// they are old enough, the versions themselves (best effort).
+	PruneStates(ctx context.Context, ws string, s State)
+	// StateSizes returns the state size of those editors that have data.
+	StateSizes(ctx context.Context, eds []WorkspaceEditor) (map[WorkspaceEditor]int64, error)
+
+	// AppendLog inserts the entries (of any editors) in one round trip
+	// where the store can; errs[i] is entry i's error.
+	AppendLog(ctx context.Context, entries []WorkspaceEntry) (errs []error)
+	// FindLog returns the logged entries of the editor, oldest first.
+	FindLog(ctx context.Context, ws string, ed Editor) ([]LogEntry, error)
+	// FindDocumentLog returns the logged entries of every editor of the
+	// document, oldest first.
+	FindDocumentLog(ctx context.Context, ws, org, doc string) ([]LogEntry, error)
+	// DeleteLog removes entries by id.
+	DeleteLog(ctx context.Context, ws string, ids []string) error
+
+	// MoveDocument re-keys every state and log entry of doc to newDoc.
 	MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error)
-	// HasDocument reports whether any record of doc exists.
+	// HasDocument reports whether any editor of doc has data.
 	HasDocument(ctx context.Context, ws, org, doc string) (bool, error)
+}
+
+// WorkspaceEditor is an editor with its workspace.
+type WorkspaceEditor struct {
+	Workspace string
+	Editor
+}
+
+// WorkspaceEntry is a log entry with its workspace.
+type WorkspaceEntry struct {
+	Workspace string
+	LogEntry
 }
 
 // Store errors.
 var (
 	ErrExists   = errors.New("crdt: editor data exists")
 	ErrNotFound = errors.New("crdt: no editor data")
-	ErrConflict = errors.New("crdt: concurrent write")
 )
 
 // Publisher publishes events (pkg/events.Publisher).
@@ -86,29 +137,65 @@ type Publisher interface {
 	Publish(ctx context.Context, events ...events.Event) error
 }
 
-// Service runs the CRDT operations.
-type Service struct {
-	store   Store
-	events  Publisher
-	now     func() time.Time
-	onWrite WriteHook
+// Settings are the limits of the CRDT data (Config: CRDT_*).
+type Settings struct {
+	// MaxDocumentBytes bounds an editor's stored state plus its log.
+	MaxDocumentBytes int64
+	// CompactEntries and CompactBytes: a log this long is merged into
+	// the state.
+	CompactEntries int
+	CompactBytes   int64
 }
 
-// WriteHook hears of every REST write (add, update) with the editor's full
-// state, so realtime clients receive it live.
+// Defaults of Settings.
+const (
+	DefaultMaxDocumentBytes = 10 << 20
+	DefaultCompactEntries   = 64
+	DefaultCompactBytes     = 1 << 20
+)
+
+// WithDefaults fills zero fields.
+func (s Settings) WithDefaults() Settings {
+	if s.MaxDocumentBytes <= 0 {
+		s.MaxDocumentBytes = DefaultMaxDocumentBytes
+	}
+	if s.CompactEntries <= 0 {
+		s.CompactEntries = DefaultCompactEntries
+	}
+	if s.CompactBytes <= 0 {
+		s.CompactBytes = DefaultCompactBytes
+	}
+	return s
+}
+
+// Service runs the CRDT operations.
+type Service struct {
+	store    Store
+	events   Publisher
+	now      func() time.Time
+	onWrite  WriteHook
+	settings Settings
+	editors  *editorCache
+	// compactions are the background compactions in flight.
+	compactions sync.WaitGroup
+}
+
+// WriteHook hears of every REST write (add, update) with the update it
+// made, so realtime clients receive it live.
 type WriteHook func(ctx context.Context, ws string, ed Editor, update []byte)
 
 // OnWrite sets the hook of REST writes.
 func (s *Service) OnWrite(h WriteHook) { s.onWrite = h }
 
-// NewService returns a Service storing in db (collection crdt_editors).
-// A nil pub publishes nothing.
-func NewService(db *mongo.Database, pub Publisher) *Service {
-	return newService(newMongoStore(db), pub, time.Now)
+// NewService returns a Service storing in db (collections crdt_editors
+// and crdt_updates). A nil pub publishes nothing; zero settings take the
+// defaults.
+func NewService(db *mongo.Database, pub Publisher, settings Settings) *Service {
+	return newService(newMongoStore(db), pub, time.Now, settings)
 }
 
-func newService(store Store, pub Publisher, now func() time.Time) *Service {
-	return &Service{store: store, events: pub, now: now}
+func newService(store Store, pub Publisher, now func() time.Time, settings Settings) *Service {
+	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache()}
 }
 
 // EnsureIndexes creates the indexes of the store (idempotent).
@@ -118,3 +205,9 @@ func (s *Service) EnsureIndexes(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Wait waits for the background compactions in flight.
+func (s *Service) Wait() { s.compactions.Wait() }
+
+// Settings returns the limits in force.
+func (s *Service) Settings() Settings { return s.settings }

@@ -12,7 +12,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/testenv"
-	yjs "github.com/opencollab/backend/svc-content/internal/crdt/legacyyjs"
+	"github.com/opencollab/backend/svc-content/internal/genericxml"
 	"github.com/opencollab/backend/svc-content/internal/yjs/yjstest"
 )
 
@@ -31,7 +31,7 @@ func (p *recordingPublisher) Publish(_ context.Context, evs ...events.Event) err
 func newTestService(t *testing.T) (*Service, *recordingPublisher) {
 	t.Helper()
 	pub := &recordingPublisher{}
-	svc := NewService(testenv.Mongo(t), pub)
+	svc := NewService(testenv.Mongo(t), pub, Settings{})
 	svc.now = func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 891234567, time.UTC) }
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestAddGetUpdate(t *testing.T) {
 	if err := svc.Add(ctx, "ws1", ed, content("map", `{"a": 1, "b.c": [true]}`), "user1"); err != nil {
 		t.Fatal(err)
 	}
-	views, err := svc.Get(ctx, "ws1", "org1", "doc1", "ed1")
+	views, err := svc.Get(ctx, "ws1", "org1", "doc1", "ed1", Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestAddGetUpdate(t *testing.T) {
 	if err := svc.Update(ctx, "ws1", ed, content("map", `{"z": "new"}`), ""); err != nil {
 		t.Fatal(err)
 	}
-	views, _ = svc.Get(ctx, "ws1", "org1", "doc1", "ed1")
+	views, _ = svc.Get(ctx, "ws1", "org1", "doc1", "ed1", Query{})
 	if string(views[0].Data) != `{"z":"new"}` || views[0].LastUpdatedBy != nil || views[0].Update == v.Update {
 		t.Fatalf("after update: %+v", views[0])
 	}
@@ -118,6 +118,21 @@ func TestErrors(t *testing.T) {
 			return svc.Update(ctx, "ws1", ed, Content{Type: "xml", ContentKey: "content", Data: json.RawMessage(`"x"`)}, "")
 		}, api.InvalidArgument},
 		{"update data mismatch", func() error { return svc.Update(ctx, "ws1", ed, content("xml", `["x"]`), "") }, api.InvalidArgument},
+		{"update malformed", func() error { return svc.Update(ctx, "ws1", ed, Content{Update: []byte{1, 2, 3}}, "") }, api.InvalidArgument},
+		{"update data and update", func() error {
+			return svc.Update(ctx, "ws1", ed, Content{Type: "xml", Data: json.RawMessage(`"<p>y</p>"`), Update: []byte{0, 0}}, "")
+		}, api.InvalidArgument},
+		{"update nothing", func() error { return svc.Update(ctx, "ws1", ed, Content{Type: "xml"}, "") }, api.InvalidArgument},
+		{"update unknown editor", func() error { return svc.Update(ctx, "ws1", Editor{"o", "d", "e"}, Content{Update: []byte{0, 0}}, "") }, api.NotFound},
+		{"get bad format", func() error { _, err := svc.Get(ctx, "ws1", "org1", "doc1", "", Query{Format: "html"}); return err }, api.InvalidArgument},
+		{"get state vector without yjs", func() error {
+			_, err := svc.Get(ctx, "ws1", "org1", "doc1", "", Query{StateVector: []byte{0}})
+			return err
+		}, api.InvalidArgument},
+		{"get bad state vector", func() error {
+			_, err := svc.Get(ctx, "ws1", "org1", "doc1", "", Query{Format: FormatYjs, StateVector: []byte{5, 1}})
+			return err
+		}, api.InvalidArgument},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,12 +141,12 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
-	views, _ := svc.Get(ctx, "ws1", "org1", "doc1", "")
+	views, _ := svc.Get(ctx, "ws1", "org1", "doc1", "", Query{})
 	if len(views) != 1 || string(views[0].Data) != `"<p>x</p>"` || views[0].ContentKey != "default" {
 		t.Fatalf("errors changed the data: %+v", views)
 	}
 	for _, org := range []string{"o"} {
-		if v, _ := svc.Get(ctx, "ws1", org, "d", ""); len(v) != 0 {
+		if v, _ := svc.Get(ctx, "ws1", org, "d", "", Query{}); len(v) != 0 {
 			t.Fatalf("failed add wrote %+v", v)
 		}
 	}
@@ -148,14 +163,14 @@ func TestGetScopes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	all, _ := svc.Get(ctx, "ws1", "org1", "doc1", "")
+	all, _ := svc.Get(ctx, "ws1", "org1", "doc1", "", Query{})
 	if len(all) != 2 || all[0].ID != "a" || all[1].ID != "b" {
 		t.Fatalf("document editors = %+v", all)
 	}
-	if none, err := svc.Get(ctx, "ws1", "org1", "doc1", "zzz"); err != nil || none == nil || len(none) != 0 {
+	if none, err := svc.Get(ctx, "ws1", "org1", "doc1", "zzz", Query{}); err != nil || none == nil || len(none) != 0 {
 		t.Fatalf("unknown editor = %+v, %v", none, err)
 	}
-	if other, _ := svc.Get(ctx, "ws2", "org1", "doc1", ""); len(other) != 0 {
+	if other, _ := svc.Get(ctx, "ws2", "org1", "doc1", "", Query{}); len(other) != 0 {
 		t.Fatalf("other workspace sees %+v", other)
 	}
 }
@@ -189,19 +204,21 @@ func TestMigrateAndHasData(t *testing.T) {
 	}
 }
 
-// Concurrent updates all land, each as its own version: none is lost.
+// Concurrent updates all land: each is logged after the state, none
+// replaces another.
 func TestConcurrentUpdates(t *testing.T) {
 	svc, _ := newTestService(t)
 	ctx := t.Context()
-	if err := svc.Add(ctx, "ws1", ed, content("array", `[]`), ""); err != nil {
+	if err := svc.Add(ctx, "ws1", ed, content("map", `{}`), ""); err != nil {
 		t.Fatal(err)
 	}
-	const writers = maxUpdateAttempts
+	const writers = 8
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
 	for i := range writers {
 		wg.Go(func() {
-			errs <- svc.Update(ctx, "ws1", ed, content("array", fmt.Sprintf(`[%d]`, i)), "")
+			// each writer sets its own key over the empty map it read
+			errs <- svc.Update(ctx, "ws1", ed, content("map", fmt.Sprintf(`{"k%d":%d}`, i, i)), "")
 		})
 	}
 	wg.Wait()
@@ -211,13 +228,22 @@ func TestConcurrentUpdates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := svc.store.Find(ctx, "ws1", ed.OrganizationID, ed.DocumentID, ed.EditorID)
+	views, err := svc.Get(ctx, "ws1", "org1", "doc1", "ed1", Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each version is one ContentAny item of one value: one clock each.
-	if r.Version != writers+1 || r.Doc.Clock != writers {
-		t.Fatalf("version %d, clock %d: want %d versions of one clock each", r.Version, r.Doc.Clock, writers+1)
+	var got map[string]int
+	if err := json.Unmarshal(views[0].Data, &got); err != nil || len(got) == 0 {
+		t.Fatalf("data %s: %v", views[0].Data, err)
+	}
+	// Writers that read the empty map delete nothing they did not see;
+	// a writer that read another's key deletes it (its data replaces the
+	// content), so at least the last writer's key is there and no key is
+	// there twice.
+	for k, v := range got {
+		if k != fmt.Sprintf("k%d", v) {
+			t.Fatalf("data %s", views[0].Data)
+		}
 	}
 }
 
@@ -233,7 +259,7 @@ func TestStoredUpdatesReadBackWithYjs(t *testing.T) {
 		{"text", "content", []step{{"text", `"héllo 中文 👍🏽"`}, {"text", `"bye 👋"`}}},
 		{"map", "content", []step{{"map", `{"n":-12,"big":4294967296,"f":0.25,"nested":{"x":[null,true]},"é":"中文"}`}, {"map", `{"n":1}`}}},
 		{"array", "content", []step{{"array", `[1,"👍🏽",{"a":[]}]`}, {"array", `[false,1e100]`}}},
-		{"xml", "default", []step{{"xml", `"<p class=\"x\">a <b>b</b></p>"`}, {"xml", `"<h1>👍🏽</h1><p>é<br>x</p>"`}}},
+		{"xml", "content", []step{{"xml", `"<p class=\"x\">a <b>b</b></p>"`}, {"xml", `"<h1>👍🏽</h1><p>é<br>x</p>"`}}},
 	}
 	var cases []yjstest.Case
 	for _, d := range docs {
@@ -250,7 +276,7 @@ func TestStoredUpdatesReadBackWithYjs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			views, err := svc.Get(ctx, "ws1", "org1", "doc1", d.name)
+			views, err := svc.Get(ctx, "ws1", "org1", "doc1", d.name, Query{})
 			if err != nil || len(views) != 1 {
 				t.Fatalf("get %s: %v %v", d.name, views, err)
 			}
@@ -275,9 +301,9 @@ func expectedContent(t *testing.T, typ, data string) any {
 	if err := json.Unmarshal([]byte(data), &s); err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := yjs.ParseHTML(s)
+	nodes, err := genericxml.Parse(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return yjs.XMLString(nodes)
+	return genericxml.String(nodes)
 }

@@ -14,6 +14,7 @@ func (s *Service) MigrateDocument(ctx context.Context, workspaceID, orgID, oldDo
 	if oldDocID == newDocID {
 		return 0, api.Errorf(api.InvalidArgument, "newDocumentId must differ from documentId")
 	}
+	defer s.editors.forget() // the moved editors' keys changed
 	return s.store.MoveDocument(ctx, workspaceID, orgID, oldDocID, newDocID)
 }
 

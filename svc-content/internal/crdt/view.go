@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
 
 // isoMillis is JavaScript's Date.toISOString layout.
@@ -15,24 +16,58 @@ const isoMillis = "2006-01-02T15:04:05.000Z"
 
 // View is editor data as get returns it.
 type View struct {
-	ID            string          `json:"id"` // the editor id
-	Data          json.RawMessage `json:"data"`
-	Type          string          `json:"type"`
-	ContentKey    string          `json:"contentKey"`
-	Update        string          `json:"update"` // base64 of the full Yjs update (v1)
-	LastUpdate    string          `json:"lastUpdate"`
-	LastUpdatedBy *string         `json:"lastUpdatedBy"`
-	SessionID     *string         `json:"sessionId"` // always null: no editing session wrote it
+	ID         string          `json:"id"` // the editor id
+	Data       json.RawMessage `json:"data"`
+	Type       string          `json:"type"`
+	ContentKey string          `json:"contentKey"`
+	// Update is base64 of the document as one Yjs update (v1): the whole
+	// state, or what a client at the request's stateVector lacks.
+	Update string `json:"update"`
+	// StateVector is base64 of the document's Yjs state vector (format
+	// yjs only).
+	StateVector   string  `json:"stateVector,omitempty"`
+	LastUpdate    string  `json:"lastUpdate"`
+	LastUpdatedBy *string `json:"lastUpdatedBy"`
+	SessionID     *string `json:"sessionId"` // always null: no editing session wrote it
 }
 
-// View renders r for get.
-func (r Record) View() View {
-	return View{
-		ID: r.EditorID, Data: r.Data, Type: r.Type, ContentKey: r.ContentKey,
-		Update:        base64.StdEncoding.EncodeToString(r.Update),
-		LastUpdate:    r.LastUpdate.UTC().Format(isoMillis),
-		LastUpdatedBy: optional(r.LastUpdatedBy),
+// view renders the editor's document for get.
+func (c current) view(q Query) (View, error) {
+	st := c.latest()
+	v := View{
+		ID: st.EditorID, Type: st.Type, ContentKey: st.ContentKey,
+		LastUpdate: st.LastUpdate.UTC().Format(isoMillis), LastUpdatedBy: optional(st.LastUpdatedBy),
 	}
+	var update, sv []byte
+	var err error
+	if len(c.log) == 0 && st.Data != nil && q.Format != FormatProseMirror {
+		// The state as compaction stored it, with its content.
+		v.Data, update = st.Data, st.Update
+		if len(q.StateVector) > 0 {
+			update, err = yjs.DiffUpdate(st.Update, q.StateVector)
+		}
+		if err == nil && q.Format == FormatYjs {
+			sv, err = yjs.EncodeStateVectorFromUpdate(st.Update)
+		}
+	} else {
+		var d *yjs.Doc
+		if d, err = loadDoc(st.Update, c.log); err != nil {
+			return View{}, err
+		}
+		if v.Data, err = readContent(d, st, q.Format); err != nil {
+			return View{}, err
+		}
+		update, err = d.EncodeStateAsUpdate(q.StateVector)
+		sv = d.StateVector()
+	}
+	if err != nil {
+		return View{}, fmt.Errorf("crdt: encode editor %s: %w", st.EditorID, err)
+	}
+	v.Update = base64.StdEncoding.EncodeToString(update)
+	if q.Format == FormatYjs {
+		v.StateVector = base64.StdEncoding.EncodeToString(sv)
+	}
+	return v, nil
 }
 
 // eventData is the data of crdt.add_data and crdt.update_data events.
@@ -51,36 +86,49 @@ func optional(s string) *string {
 	return &s
 }
 
-// publish sends the event of a write. The record is already saved: an
-// error here means the event reached neither Redis nor the outbox.
-func (s *Service) publish(ctx context.Context, ws, typ string, r Record) error {
-	if s.onWrite != nil {
-		s.onWrite(ctx, ws, Editor{OrganizationID: r.OrganizationID, DocumentID: r.DocumentID, EditorID: r.EditorID}, r.Update)
+// published is what an event tells of a write.
+type published struct {
+	ed         Editor
+	data       json.RawMessage
+	lastUpdate time.Time
+	by         string
+}
+
+// publish tells of a REST write: the realtime hook gets the update, the
+// event the content. The write is already saved: an error here means the
+// event reached neither Redis nor the outbox.
+func (s *Service) publish(ctx context.Context, ws, typ string, p published, update []byte) error {
+	if s.onWrite != nil && len(update) > 0 {
+		s.onWrite(ctx, ws, p.ed, update)
 	}
-	return s.publishRecord(ctx, ws, typ, r, "")
+	return s.publishEvent(ctx, ws, typ, p, "")
 }
 
 // PublishEdited publishes crdt.update_data for the editor's current
 // content on behalf of an editing session (realtime edits, debounced by
 // the caller): lastUpdatedBy is userID, sessionId the session.
 func (s *Service) PublishEdited(ctx context.Context, ws string, ed Editor, userID, sessionID string) error {
-	r, err := s.store.Find(ctx, ws, ed.OrganizationID, ed.DocumentID, ed.EditorID)
+	c, err := s.loadCurrent(ctx, ws, ed)
 	if err != nil {
 		return err
 	}
-	r.LastUpdatedBy = userID
-	return s.publishRecord(ctx, ws, EventUpdate, r, sessionID)
+	v, err := c.view(Query{})
+	if err != nil {
+		return err
+	}
+	p := published{ed: ed, data: v.Data, lastUpdate: c.latest().LastUpdate, by: userID}
+	return s.publishEvent(ctx, ws, EventUpdate, p, sessionID)
 }
 
-func (s *Service) publishRecord(ctx context.Context, ws, typ string, r Record, sessionID string) error {
+func (s *Service) publishEvent(ctx context.Context, ws, typ string, p published, sessionID string) error {
 	if s.events == nil {
 		return nil
 	}
 	data := eventData{
-		ID: r.EditorID, Data: r.Data, LastUpdatedBy: optional(r.LastUpdatedBy), SessionID: optional(sessionID),
-		LastUpdate: r.LastUpdate.UTC().Format(isoMillis),
+		ID: p.ed.EditorID, Data: p.data, LastUpdatedBy: optional(p.by), SessionID: optional(sessionID),
+		LastUpdate: p.lastUpdate.UTC().Format(isoMillis),
 	}
-	ev, err := events.New(typ, EventSource, ws, r.OrganizationID, r.DocumentID, data)
+	ev, err := events.New(typ, EventSource, ws, p.ed.OrganizationID, p.ed.DocumentID, data)
 	if err != nil {
 		return err
 	}

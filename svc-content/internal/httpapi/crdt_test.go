@@ -20,7 +20,7 @@ import (
 // behind the signature check.
 func crdtEngine(t *testing.T) *gin.Engine {
 	t.Helper()
-	svc := crdt.NewService(testenv.Mongo(t), nil)
+	svc := crdt.NewService(testenv.Mongo(t), nil, crdt.Settings{})
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -75,14 +75,14 @@ func TestSeedsLoadInCollaborativeTipTap(t *testing.T) {
 		c.Name, c.GoJSON, c.GoHTML, c.Update = name, js, prosemirror.RenderHTML(doc), s.update
 		cases = append(cases, c)
 	}
-	for name, html := range htmlSeeds {
+	for name, html := range tiptaptest.HTMLSeeds {
 		doc, err := prosemirror.ParseHTML(html)
 		if err != nil {
 			t.Fatalf("ParseHTML(%s): %v", name, err)
 		}
 		add(name, doc, tiptaptest.Case{HTML: html})
 	}
-	for name, js := range jsonSeeds {
+	for name, js := range tiptaptest.JSONSeeds {
 		doc, err := prosemirror.ParseJSON([]byte(js))
 		if err != nil {
 			t.Fatalf("ParseJSON(%s): %v", name, err)

@@ -13,7 +13,7 @@ import (
 // Go's JSON as Go does.
 func TestParseHTMLMatchesTipTap(t *testing.T) {
 	t.Parallel()
-	matchTipTap(t, htmlSeeds, prosemirror.ParseHTML, func(seed string) tiptaptest.Case {
+	matchTipTap(t, tiptaptest.HTMLSeeds, prosemirror.ParseHTML, func(seed string) tiptaptest.Case {
 		return tiptaptest.Case{HTML: seed}
 	})
 }
@@ -23,7 +23,7 @@ func TestParseHTMLMatchesTipTap(t *testing.T) {
 func TestParseJSONMatchesTipTap(t *testing.T) {
 	t.Parallel()
 	parse := func(s string) (*prosemirror.Node, error) { return prosemirror.ParseJSON([]byte(s)) }
-	matchTipTap(t, jsonSeeds, parse, func(seed string) tiptaptest.Case {
+	matchTipTap(t, tiptaptest.JSONSeeds, parse, func(seed string) tiptaptest.Case {
 		return tiptaptest.Case{JSON: json.RawMessage(seed)}
 	})
 }

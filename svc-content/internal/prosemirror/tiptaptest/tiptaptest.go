@@ -27,6 +27,17 @@ type Case struct {
 	// set, or neither).
 	Next     []byte
 	NextJSON json.RawMessage
+	// Missing is what a server answered a client at a state vector (the
+	// client holds Update): check.mjs proves it holds only what the client
+	// lacks and completes the client to the server's whole state.
+	Missing *Missing
+}
+
+// Missing is a server's answer to a client at StateVector.
+type Missing struct {
+	StateVector []byte `json:"stateVector"`
+	Update      []byte `json:"update"`
+	Full        []byte `json:"full"` // the server's whole state
 }
 
 // Result is what TipTap made of a case. Problems lists every check that
@@ -48,15 +59,17 @@ type Result struct {
 	SecondHTML             string `json:"secondHTML"`
 	NextHTML               string `json:"nextHTML"`
 	EditUpdate             []byte `json:"editUpdate"`
+	MissingHTML            string `json:"missingHTML"` // the editor on the seed plus Missing.Update
 	MountAppendedParagraph bool   `json:"mountAppendedParagraph"`
 }
 
 type wireCase struct {
-	Name   string         `json:"name"`
-	Seed   map[string]any `json:"seed"`
-	Go     *wireGo        `json:"go,omitempty"`
-	Update []byte         `json:"update,omitempty"`
-	Next   *wireNext      `json:"next,omitempty"`
+	Name    string         `json:"name"`
+	Seed    map[string]any `json:"seed"`
+	Go      *wireGo        `json:"go,omitempty"`
+	Update  []byte         `json:"update,omitempty"`
+	Next    *wireNext      `json:"next,omitempty"`
+	Missing *Missing       `json:"missing,omitempty"`
 }
 
 type wireNext struct {
@@ -77,7 +90,7 @@ func Run(t *testing.T, cases []Case) map[string]Result {
 	script := scriptPath(t)
 	var in bytes.Buffer
 	for _, c := range cases {
-		w := wireCase{Name: c.Name, Update: c.Update, Seed: map[string]any{}}
+		w := wireCase{Name: c.Name, Update: c.Update, Seed: map[string]any{}, Missing: c.Missing}
 		if c.JSON != nil {
 			w.Seed["json"] = c.JSON
 		} else {

@@ -1,10 +1,10 @@
-package prosemirror_test
+package tiptaptest
 
-// htmlSeeds are HTML documents covering every StarterKit node and mark,
+// HTMLSeeds are HTML documents covering every StarterKit node and mark,
 // the tag aliases and style rules of its parse rules, nesting, whitespace
 // and the repairs ProseMirror's parser makes. TipTap's reading of each is
 // the expected value (see TestParseHTMLMatchesTipTap).
-var htmlSeeds = map[string]string{
+var HTMLSeeds = map[string]string{
 	"issue example":           `<h2>Title</h2><p>Hello <strong>bold</strong></p>`,
 	"empty":                   ``,
 	"blank":                   "  \n\t ",
@@ -65,10 +65,10 @@ var htmlSeeds = map[string]string{
 	"empty elements":          `<p></p><h2></h2><blockquote></blockquote><ul></ul><pre></pre>`,
 }
 
-// jsonSeeds are ProseMirror JSON documents (as getJSON writes them, or
+// JSONSeeds are ProseMirror JSON documents (as getJSON writes them, or
 // leaner: defaults left out, text split) covering every StarterKit node
 // and mark.
-var jsonSeeds = map[string]string{
+var JSONSeeds = map[string]string{
 	"json issue example":   `{"type":"doc","content":[{"type":"heading","attrs":{"level":2},"content":[{"type":"text","text":"Title"}]},{"type":"paragraph","content":[{"type":"text","text":"Hello "},{"type":"text","marks":[{"type":"bold"}],"text":"bold"}]}]}`,
 	"json empty paragraph": `{"type":"doc","content":[{"type":"paragraph"}]}`,
 	"json defaults":        `{"type":"doc","content":[{"type":"heading","content":[{"type":"text","text":"h1 by default"}]},{"type":"orderedList","content":[{"type":"listItem","content":[{"type":"paragraph"}]}]},{"type":"codeBlock"}]}`,

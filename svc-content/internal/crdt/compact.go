@@ -1,0 +1,90 @@
+package crdt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// compactTimeout bounds a compaction from its read to its insert, so a
+// late insert never lands in the slot of a version whose marker is gone
+// (markerRetention).
+const compactTimeout = time.Minute
+
+// Compact merges the editor's log into a new state version and drops the
+// merged entries. It is safe to run anywhere at any time: of concurrent
+// compactions of one editor exactly one stores its state (the others
+// drop nothing), and an entry is dropped only after a state holding it is
+// stored, so a crash between the two only leaves entries that the next
+// read merges again to no effect. Time and memory: the document's size.
+func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
+	ctx, cancel := context.WithTimeout(ctx, compactTimeout)
+	defer cancel()
+	c, err := s.loadCurrent(ctx, ws, ed)
+	if errors.Is(err, ErrNotFound) {
+		return nil // log entries without a state: the editor was moved (migration) or never created
+	} else if err != nil || len(c.log) == 0 {
+		return err
+	}
+	d, err := loadDoc(c.state.Update, c.log)
+	if err != nil {
+		return err
+	}
+	next := c.latest()
+	if next.Update, err = d.EncodeStateAsUpdate(nil); err != nil {
+		return fmt.Errorf("crdt: encode state of %s: %w", ed.EditorID, err)
+	}
+	if next.Data, err = readContent(d, next, FormatDefault); err != nil {
+		next.Data = nil // content that does not fit the type is read (and refused) at get
+	}
+	if len(next.Update)+len(next.Data) > maxStateDocBytes {
+		next.Data = nil // read at get rather than over the store's document limit
+	}
+	next.Version++
+	switch err := s.store.InsertState(ctx, ws, next); {
+	case errors.Is(err, ErrExists):
+		return nil // another compaction stored this version; ours stay logged
+	case err != nil:
+		return err
+	}
+	ids := make([]string, len(c.log))
+	for i, e := range c.log {
+		ids[i] = e.ID
+	}
+	if err := s.store.DeleteLog(ctx, ws, ids); err != nil {
+		return fmt.Errorf("crdt: drop merged log of %s: %w", ed.EditorID, err)
+	}
+	s.store.PruneStates(ctx, ws, next)
+	s.editors.compacted(WorkspaceEditor{ws, ed}, int64(len(next.Update)))
+	return nil
+}
+
+// maxStateDocBytes bounds a state's update plus data below MongoDB's 16
+// MiB document limit.
+const maxStateDocBytes = 15 << 20
+
+// compactIfLong compacts in the background when a read found a long log.
+func (s *Service) compactIfLong(ws string, c current) {
+	if len(c.log) >= s.settings.CompactEntries || c.size()-int64(len(c.state.Update)) >= s.settings.CompactBytes {
+		s.compactLater(ws, c.state.Editor)
+	}
+}
+
+// compactLater starts a background compaction of the editor unless one of
+// this replica runs already.
+func (s *Service) compactLater(ws string, ed Editor) {
+	k := WorkspaceEditor{ws, ed}
+	if !s.editors.startCompaction(k) {
+		return
+	}
+	s.compactions.Add(1)
+	go func() {
+		defer s.compactions.Done()
+		defer s.editors.endCompaction(k)
+		if err := s.Compact(context.Background(), ws, ed); err != nil {
+			slog.Warn("crdt: compaction failed; the log stays and is merged at read", "editorId", ed.EditorID, "error", err)
+		}
+	}()
+}

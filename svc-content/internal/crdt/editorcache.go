@@ -1,0 +1,99 @@
+package crdt
+
+import "sync"
+
+// editorCache remembers, per replica, the editors known to have data and
+// how much was logged for them since, so the realtime append path neither
+// reads the store to learn that an editor exists nor to learn when its
+// log wants compacting. A forgotten editor costs one read.
+type editorCache struct {
+	mu sync.Mutex
+	m  map[WorkspaceEditor]*editorStats
+	// compacting are the editors this replica compacts now.
+	compacting map[WorkspaceEditor]bool
+}
+
+type editorStats struct {
+	size        int64 // state size when learned, plus what this replica logged since
+	logged      int   // entries this replica logged since the last compaction it saw
+	loggedBytes int64
+}
+
+// maxCachedEditors bounds the cache; past it the cache starts over.
+const maxCachedEditors = 100_000
+
+func newEditorCache() *editorCache {
+	return &editorCache{m: map[WorkspaceEditor]*editorStats{}, compacting: map[WorkspaceEditor]bool{}}
+}
+
+// size returns the known size of an editor with data.
+func (c *editorCache) size(k WorkspaceEditor) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.m[k]
+	if !ok {
+		return 0, false
+	}
+	return st.size, true
+}
+
+// known records an editor that has data, of this size.
+func (c *editorCache) known(k WorkspaceEditor, size int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxCachedEditors {
+		clear(c.m)
+	}
+	if _, ok := c.m[k]; !ok {
+		c.m[k] = &editorStats{size: size}
+	}
+}
+
+// appended counts a logged update and reports whether the log now wants
+// compacting.
+func (c *editorCache) appended(k WorkspaceEditor, n int64, s Settings) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st, ok := c.m[k]
+	if !ok {
+		return false
+	}
+	st.size += n
+	st.logged++
+	st.loggedBytes += n
+	return st.logged >= s.CompactEntries || st.loggedBytes >= s.CompactBytes
+}
+
+// compacted records a stored state of size bytes.
+func (c *editorCache) compacted(k WorkspaceEditor, size int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.m[k]; ok {
+		st.size, st.logged, st.loggedBytes = size, 0, 0
+	}
+}
+
+// startCompaction reports whether the caller may compact the editor (no
+// compaction of this replica runs).
+func (c *editorCache) startCompaction(k WorkspaceEditor) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.compacting[k] {
+		return false
+	}
+	c.compacting[k] = true
+	return true
+}
+
+func (c *editorCache) endCompaction(k WorkspaceEditor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.compacting, k)
+}
+
+// forget drops every remembered editor.
+func (c *editorCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.m)
+}
