@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -24,7 +23,6 @@ type RealtimeConfig struct {
 	MaxPerDocument  int           `env:"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT, default=500"`
 	AccessRecheck   time.Duration `env:"REALTIME_ACCESS_RECHECK, default=30s"`
 	EventDebounce   time.Duration `env:"REALTIME_EVENT_DEBOUNCE, default=5s"`
-	StoreWriters    int           `env:"REALTIME_STORE_WRITERS, default=64"`
 }
 
 func (c RealtimeConfig) settings() realtime.Settings {
@@ -49,7 +47,7 @@ func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identit
 	access := realtime.NewIdentityAccess(identity, s.AccessRecheck/2)
 	edits := realtime.NewDebouncer(editPublisher{crdt: crdtSvc, activity: activity}, s.EventDebounce, logger)
 	hub := realtime.NewHub(realtime.Options{
-		Store: crdtStore{crdt: crdtSvc, writers: max(cfg.Realtime.StoreWriters, 1)}, Access: access, Redis: rdb, Edits: edits, Settings: s, Logger: logger,
+		Store: crdtStore{crdtSvc}, Access: access, Redis: rdb, Edits: edits, Settings: s, Logger: logger,
 	})
 	crdtSvc.OnWrite(func(ctx context.Context, ws string, ed crdt.Editor, update []byte) {
 		hub.Stored(ctx, realtime.DocKey{Workspace: ws, Org: ed.OrganizationID, Doc: ed.DocumentID, Editor: ed.EditorID}, update)
@@ -77,30 +75,20 @@ func editor(k realtime.DocKey) crdt.Editor {
 }
 
 // crdtStore is the realtime Store over the CRDT records.
-type crdtStore struct {
-	crdt    *crdt.Service
-	writers int // appends of one batch under way at once
-}
+type crdtStore struct{ crdt *crdt.Service }
 
 func (s crdtStore) Load(ctx context.Context, k realtime.DocKey) ([]byte, error) {
 	return s.crdt.LoadUpdate(ctx, k.Workspace, editor(k))
 }
 
-// AppendBatch stores a batch as one append per document, a few at once
-// (today's records take one read-merge-write per document).
+// AppendBatch stores a replica's group commit with one AppendUpdates: the
+// updates of all its documents in one store round trip.
 func (s crdtStore) AppendBatch(ctx context.Context, batch []realtime.Append) []error {
-	errs := make([]error, len(batch))
-	slots := make(chan struct{}, s.writers)
-	var wg sync.WaitGroup
+	items := make([]crdt.Append, len(batch))
 	for i, a := range batch {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			errs[i] = s.crdt.AppendUpdate(ctx, a.Key.Workspace, editor(a.Key), a.Update, a.By.UserID)
-		})
+		items[i] = crdt.Append{Workspace: a.Key.Workspace, Editor: editor(a.Key), Update: a.Update, UserID: a.By.UserID}
 	}
-	wg.Wait()
-	return errs
+	return s.crdt.AppendUpdates(ctx, items)
 }
 
 // editPublisher publishes crdt.update_data and, where the workspace has
