@@ -58,7 +58,11 @@ func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt
 		g.tunnels.release()
 		return
 	}
-	g.tunnels.run(tn)
+	// The tunnel runs on goroutines of its own and the handler returns:
+	// the HTTP server's connection state (its buffers, the request, the
+	// middleware's stack) is freed instead of being held for the tunnel's
+	// whole life.
+	go g.tunnels.run(tn)
 }
 
 // upgrade forwards the handshake on a new connection. On a 101 it takes
