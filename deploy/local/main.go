@@ -52,13 +52,14 @@ const hostName = "collab-local"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := realMain(telemetry.WithService(ctx, hostName)); err != nil {
+	if err := realMain(telemetry.WithService(ctx, hostName), printBanner); err != nil {
 		slog.Error("local system failed", "error", err)
 		os.Exit(1)
 	}
 }
 
-func realMain(ctx context.Context) error {
+// realMain runs the stack until ctx ends, calling started once it serves.
+func realMain(ctx context.Context, started func(*system.System)) error {
 	var cfg Config
 	if err := config.Load(ctx, &cfg); err != nil {
 		return err
@@ -90,7 +91,7 @@ func realMain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	printBanner(sys)
+	started(sys)
 	return sys.Wait()
 }
 
