@@ -2,4 +2,7 @@ module github.com/opencollab/backend/deploy/local
 
 go 1.26
 
-require github.com/gorilla/websocket v1.5.3 // indirect
+require (
+	github.com/google/go-containerregistry v0.22.1 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
+)

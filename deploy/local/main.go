@@ -50,6 +50,9 @@ func (c *Config) Validate() error {
 const hostName = "collab-local"
 
 func main() {
+	if code, ok := runInForeground(); ok {
+		os.Exit(code)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := realMain(telemetry.WithService(ctx, hostName), printBanner); err != nil {
