@@ -1,7 +1,7 @@
 # The two commands that matter: `make run` starts the whole system on
 # embedded stores; `make test` runs every test. Everything built goes to
 # bin/ (git-ignored).
-.PHONY: run test bench build images benchtools settings fmt
+.PHONY: run test bench build images benchtools settings api-surface fmt
 
 SERVICES := gateway svc-workspace svc-identity svc-activity svc-notify svc-content svc-memory
 BENCHTOOLS := contentbench hopbench memorybench realtimebench webhookbench
@@ -37,6 +37,10 @@ benchtools:
 # Regenerates docs/settings.md from the services' config structs.
 settings:
 	go run ./deploy/local/cmd/settingsdoc > docs/settings.md
+
+# Records each service's routes next to its VERSION (after a version bump).
+api-surface:
+	go run ./deploy/local/cmd/apisurface
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -58,3 +58,56 @@ func TestSettingsOfNestedAndDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIChangeNeedsVersionBump fails when a service's routes differ from
+// its recorded api-surface.txt: with the same VERSION the change was not
+// released as a new version; with a new VERSION the record is stale (run
+// `make api-surface`).
+func TestAPIChangeNeedsVersionBump(t *testing.T) {
+	r := root(t)
+	for _, svc := range Services {
+		t.Run(svc, func(t *testing.T) {
+			routes, err := Surface(r, svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(routes) < 3 {
+				t.Fatalf("only %d routes found: %v", len(routes), routes)
+			}
+			recordedAt, recorded, err := RecordedSurface(r, svc)
+			if err != nil {
+				t.Fatalf("%v; run `make api-surface`", err)
+			}
+			version, err := Version(r, svc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(routes, "\n") == strings.Join(recorded, "\n") {
+				return
+			}
+			if recordedAt == version {
+				t.Fatalf("%s's API surface changed but its VERSION is still %s: bump %s/VERSION, add a CHANGELOG.md entry, then run `make api-surface`", svc, version, svc)
+			}
+			t.Fatalf("%s's API surface changed with VERSION %s; record it with `make api-surface`", svc, version)
+		})
+	}
+}
+
+func TestRouteCallFindsRegistrations(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "svc-x", "internal", "httpapi")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "package httpapi\n\nfunc routes(e E) {\n\tg := e.Group(\"/v2/x\")\n\tg.POST(\"/add\", h)\n\te.GET(\"/healthz\", h)\n\tlog.Println(\"not a route\")\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "routes.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Surface(filepath.Dir(filepath.Dir(filepath.Dir(dir))), "svc-x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "GET /healthz,Group /v2/x,POST /add"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("surface %v, want %s", got, want)
+	}
+}
