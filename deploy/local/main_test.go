@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -97,4 +99,40 @@ func TestWebhooksReachLocalReceiver(t *testing.T) {
 	if sys.MetricsURL == "" {
 		t.Fatal("METRICS_ADDR is set but the gateway's /metrics is not served")
 	}
+	checkDashboardMetrics(t, sys)
+}
+
+// checkDashboardMetrics checks that every metric the Grafana dashboard
+// queries is served: webhook and lag metrics by svc-workspace (which just
+// delivered), request metrics by the gateway.
+func checkDashboardMetrics(t *testing.T, sys *system.System) {
+	t.Helper()
+	dash, err := os.ReadFile("../grafana/opencollab-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := scrape(t, sys.ServiceURLs["workspace"]+"/metrics") + scrape(t, sys.MetricsURL+"/metrics")
+	names := regexp.MustCompile(`[a-z_]+_(?:bucket|count|total)\b`).FindAllString(string(dash), -1)
+	if len(names) < 4 {
+		t.Fatalf("dashboard queries %v: too few metrics found", names)
+	}
+	for _, n := range names {
+		if !strings.Contains(served, "\n"+n+"{") {
+			t.Errorf("the dashboard queries %s, which no /metrics serves", n)
+		}
+	}
+	if !strings.Contains(served, `outcome="succeeded"`) || !strings.Contains(served, `service_name="gateway"`) {
+		t.Error("no succeeded webhook delivery or gateway series in the metrics")
+	}
+}
+
+func scrape(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }

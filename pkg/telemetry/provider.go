@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
@@ -37,7 +38,10 @@ func newProvider(ctx context.Context, s Service, export bool) (*Provider, error)
 		return nil, err
 	}
 	p := &Provider{Service: s, registry: prometheus.NewRegistry()}
-	prom, err := otelprom.New(otelprom.WithRegisterer(p.registry))
+	// service_name and service_version on every series: dashboards group by
+	// them whatever the scrape job is called.
+	prom, err := otelprom.New(otelprom.WithRegisterer(p.registry), otelprom.WithResourceAsConstantLabels(
+		attribute.NewAllowKeysFilter(semconv.ServiceNameKey, semconv.ServiceVersionKey)))
 	if err != nil {
 		return nil, fmt.Errorf("telemetry: prometheus exporter: %w", err)
 	}
