@@ -48,7 +48,8 @@ func newProvider(ctx context.Context, s Service, export bool) (*Provider, error)
 	meterOpts := []metric.Option{metric.WithResource(res), metric.WithReader(prom)}
 	// Without an exporter no span is recorded, yet every span gets ids:
 	// logs name the trace even when nobody collects it.
-	sampler := sdktrace.NeverSample()
+	// With an exporter the SDK's sampler stands: ParentBased(AlwaysSample),
+	// or what OTEL_TRACES_SAMPLER(_ARG) say.
 	traceOpts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
 	if export {
 		spans, err := otlptracehttp.New(ctx)
@@ -60,10 +61,11 @@ func newProvider(ctx context.Context, s Service, export bool) (*Provider, error)
 			return nil, fmt.Errorf("telemetry: otlp metric exporter: %w", err)
 		}
 		traceOpts = append(traceOpts, sdktrace.WithBatcher(spans))
-		sampler = sdktrace.ParentBased(sdktrace.AlwaysSample())
 		meterOpts = append(meterOpts, metric.WithReader(metric.NewPeriodicReader(points)))
+	} else {
+		traceOpts = append(traceOpts, sdktrace.WithSampler(sdktrace.NeverSample()))
 	}
-	p.traces = sdktrace.NewTracerProvider(append(traceOpts, sdktrace.WithSampler(sampler))...)
+	p.traces = sdktrace.NewTracerProvider(traceOpts...)
 	p.meters = metric.NewMeterProvider(meterOpts...)
 	if p.metrics, err = newInstruments(p.meters.Meter(instrumentationName)); err != nil {
 		return nil, err
