@@ -33,6 +33,9 @@ type Config struct {
 	// 0 turns the in-process cache off (every request asks Redis).
 	AuthCacheTTL time.Duration `env:"AUTH_CACHE_TTL, default=1s"`
 	LogLevel     string        `env:"LOG_LEVEL, default=info"`
+	// MetricsAddr serves /metrics (Prometheus) on a listener of its own, so
+	// the public port does not expose it; empty: not served.
+	MetricsAddr string `env:"METRICS_ADDR, default=:9090"`
 	// MaxRealtimeTunnels caps this replica's open WebSocket tunnels (realtime
 	// sync); over it an upgrade is refused with UNAVAILABLE before the
 	// service is dialled. Each tunnel holds two sockets and, while idle, two

@@ -50,8 +50,7 @@ func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt
 	}
 	stripInternalHeaders(r.Header)
 	g.realtimeAuth.current().apply(r.Header)
-	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
-	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
+	ctx, span := g.tracer.Start(r.Context(), rt.spanName, g.spanOpts...)
 	tn := rt.proxy.upgrade(ctx, w, r)
 	span.End() // the span covers the handshake, not the tunnel's life
 	if tn == nil {

@@ -42,7 +42,7 @@ const (
 // what is measured is the HTTP and framework cost of a request, not a store.
 // It also answers the credential lookup as svc-workspace does.
 func runUpstream(ctx context.Context, secret string, withPprof bool) error {
-	shutdown, err := telemetry.Setup(ctx, "svc-bench")
+	shutdown, err := telemetry.Setup(ctx, telemetry.Service{Name: "svc-bench"})
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ type gatewayArgs struct {
 // settings: rate limit on (high enough never to refuse), 1 s credential
 // cache, info logging, tracing per the OTEL_* environment.
 func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
-	shutdown, err := telemetry.Setup(ctx, "gateway")
+	shutdown, err := telemetry.Setup(ctx, telemetry.Service{Name: "gateway"})
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,21 @@
 # syntax=docker/dockerfile:1
 #
-# Image of svc-notify. Build it from the REPOSITORY ROOT, because go.work and pkg/ are needed:
+# Image of one service, named by the SERVICE build argument (gateway, svc-workspace,
+# svc-identity, svc-activity, svc-notify, svc-content, svc-memory). Build it from the
+# REPOSITORY ROOT, because go.work and pkg/ are needed:
 #
-#   docker build -f svc-notify/Dockerfile -t opencollab/svc-notify:dev .
+#   docker build --build-arg SERVICE=gateway --build-arg VERSION=$(cat gateway/VERSION) \
+#     -t opencollab/gateway:v$(cat gateway/VERSION) .
 #
-# The first stage (down to `go mod download`) is byte-identical in every service's Dockerfile,
-# so BuildKit builds it once and shares it between all images.
+# Without a container engine, `make images` builds the same images (bin/images). The first
+# stage (down to `go mod download`) does not depend on SERVICE, so BuildKit builds it once and
+# shares it between all images.
 
 # ---- stage 1: build a static binary --------------------------------------------------------
+ARG SERVICE=gateway
+
 FROM golang:1.26-bookworm AS build
+ARG SERVICE
 WORKDIR /src
 ENV CGO_ENABLED=0 \
     GOFLAGS=-buildvcs=false \
@@ -21,8 +28,7 @@ ENV CGO_ENABLED=0 \
 # resolves exactly the dependency versions that CI tested (the workspace picks versions across
 # ALL its modules; a reduced go.work could pick different ones). The go command refuses a go.work
 # whose `use` directories have no go.mod, so EVERY module named in go.work is copied here.
-# When you add a module to go.work, add its line here, in every Dockerfile (deploy/check fails
-# until you do).
+# When you add a module to go.work, add its line here (deploy/check fails until you do).
 #
 # `go.work*` and `<module>/go.*` are globs so that go.work.sum / go.sum are copied when they
 # exist and skipped when they don't.
@@ -42,15 +48,18 @@ RUN go mod download
 # Only the sources this binary is built from: pkg and the service itself (a service never
 # imports another service's module), so a change elsewhere doesn't rebuild this image.
 COPY pkg/ pkg/
-COPY svc-notify/ svc-notify/
+COPY ${SERVICE}/ ${SERVICE}/
 RUN --mount=type=cache,target=/root/.cache/go-build \
-    go build -trimpath -ldflags="-s -w" -o /out/app ./svc-notify/cmd/svc-notify
+    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/app ./${SERVICE}/cmd/${SERVICE}
 
 # ---- stage 2: minimal runtime (no shell, no package manager; CA certs and tzdata included) -
 FROM gcr.io/distroless/static-debian12:nonroot
-LABEL org.opencontainers.image.title="svc-notify" \
+ARG SERVICE
+ARG VERSION=dev
+LABEL org.opencontainers.image.title="${SERVICE}" \
+      org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.source="https://github.com/opencollab/backend" \
-      org.opencontainers.image.description="opencollab backend: svc-notify"
+      org.opencontainers.image.description="opencollab backend: ${SERVICE}"
 COPY --from=build /out/app /app
 # uid/gid 65532; the Kubernetes manifests and docker-compose.yml run it with the same ids.
 USER nonroot:nonroot
