@@ -20,14 +20,19 @@ import (
 func main() {
 	failures := flag.Bool("failures", false, "list the failed dev cases of the hybrid mode")
 	testFailures := flag.Bool("test-failures", false, "also list the failed held-out test cases (not while tuning)")
+	hybridOnly := flag.Bool("hybrid-only", false, "run the hybrid mode only")
 	flag.Parse()
-	if err := run(context.Background(), *failures, *testFailures); err != nil {
+	modes := []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid}
+	if *hybridOnly {
+		modes = modes[2:]
+	}
+	if err := run(context.Background(), modes, *failures, *testFailures); err != nil {
 		fmt.Fprintln(os.Stderr, "memoryeval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, listFailures, listTestFailures bool) error {
+func run(ctx context.Context, modes []string, listFailures, listTestFailures bool) error {
 	set, err := evalset.Load()
 	if err != nil {
 		return err
@@ -37,7 +42,7 @@ func run(ctx context.Context, listFailures, listTestFailures bool) error {
 	fmt.Println("| mode | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	var hybrid *evalset.Metrics
-	for _, mode := range []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid} {
+	for _, mode := range modes {
 		m, err := evalset.Run(ctx, set, mode)
 		if err != nil {
 			return err
