@@ -31,7 +31,10 @@ type Config struct {
 	BootstrapAPIKey    string `env:"BOOTSTRAP_API_KEY"`
 	BootstrapAuthToken string `env:"BOOTSTRAP_AUTH_TOKEN" mask:"true"`
 	RateLimitPerSecond int    `env:"RATE_LIMIT_PER_SECOND, default=0"`
-	LogLevel           string `env:"LOG_LEVEL, default=info"`
+	// WebhookAllowPrivateTargets accepts webhook endpoints on loopback and
+	// private addresses (a receiver on this machine).
+	WebhookAllowPrivateTargets bool   `env:"WEBHOOK_ALLOW_PRIVATE_TARGETS, default=false"`
+	LogLevel                   string `env:"LOG_LEVEL, default=info"`
 }
 
 // Validate checks that bootstrap credentials come as a pair.
@@ -75,8 +78,9 @@ func realMain(ctx context.Context) error {
 			AuthToken:     cfg.BootstrapAuthToken,
 			OperatorToken: cfg.OperatorToken,
 		},
-		RateLimitPerSecond: cfg.RateLimitPerSecond,
-		Logger:             logger,
+		RateLimitPerSecond:         cfg.RateLimitPerSecond,
+		WebhookAllowPrivateTargets: cfg.WebhookAllowPrivateTargets,
+		Logger:                     logger,
 	})
 	if err != nil {
 		return err
