@@ -66,16 +66,30 @@ func runOnce(ctx context.Context, cfg config, mode string, n int, work string) (
 		return r, err
 	}
 	l := &loader{c: c, prefix: fmt.Sprintf("crash_%s_%d_%d_", mode, n, time.Now().UnixNano()), total: cfg.writes}
-	r.killedAfter = cfg.writes * (30 + rand.IntN(41)) / 100
-	l.run(ctx, cfg.workers, r.killedAfter)
-	p.Kill()
-	benchkit.Progress("%s run %d: killed after %d acknowledged writes; restarting", mode, n, l.ackCount())
+	// The kill comes while the callers are busy: calls in flight are cut,
+	// and writes acknowledged just before have their events anywhere
+	// between the outbox, the stream and the delivery queue.
+	killAt := cfg.writes * (30 + rand.IntN(41)) / 100
+	var killed atomic.Bool
+	go func() {
+		for l.ackCount() < killAt && ctx.Err() == nil && l.next.Load() < int64(l.total) {
+			time.Sleep(time.Millisecond)
+		}
+		r.killedAfter = l.ackCount()
+		p.Kill()
+		killed.Store(true)
+	}()
+	l.run(ctx, cfg.workers, killed.Load)
+	for !killed.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	benchkit.Progress("%s run %d: killed after %d acknowledged writes; restarting", mode, n, r.killedAfter)
 	if p, err = localproc.Start(ctx, o); err != nil {
 		return r, err
 	}
 	defer p.Stop()
 	restarted := time.Now()
-	l.run(ctx, cfg.workers, cfg.writes) // the rest, on the restarted process
+	l.run(ctx, cfg.workers, func() bool { return false }) // the rest, on the restarted process
 	acked := l.ackedIDs()
 	deadline := time.Now().Add(cfg.wait)
 	for rcv.deliveredOf(acked) < len(acked) && time.Now().Before(deadline) && ctx.Err() == nil {
@@ -131,12 +145,12 @@ type loader struct {
 	failed, serverErrors atomic.Int64
 }
 
-// run adds activities until stopAt are acknowledged or all were sent.
-func (l *loader) run(ctx context.Context, workers, stopAt int) {
+// run adds activities until stop says so or all were sent.
+func (l *loader) run(ctx context.Context, workers int, stop func() bool) {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for ctx.Err() == nil && l.ackCount() < stopAt {
+			for ctx.Err() == nil && !stop() {
 				i := l.next.Add(1)
 				if i > int64(l.total) {
 					return
