@@ -44,3 +44,19 @@ if [ -n "$unformatted" ]; then
 fi
 
 go test -count=1 -timeout 20m "$@" "${patterns[@]}"
+
+# Fuzz the decoders of outside bytes briefly (their committed corpora in
+# testdata/fuzz already ran above as ordinary tests). FUZZTIME=0 skips.
+fuzztime="${FUZZTIME:-5s}"
+fuzz_targets=(
+  "./pkg/pagetoken FuzzLoad"
+  "./svc-workspace/internal/webhook FuzzEndpointURL"
+  "./svc-workspace/internal/httpapi FuzzWebhookRequestDecode"
+)
+if [ "$fuzztime" != "0" ]; then
+  for ft in "${fuzz_targets[@]}"; do
+    read -r pkg target <<<"$ft"
+    echo "go test -run '^\$' -fuzz '^${target}\$' -fuzztime $fuzztime $pkg"
+    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
+  done
+fi
