@@ -10,7 +10,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 )
 
 // epochKey holds a random name for the data set of the Redis the streams
@@ -60,23 +59,22 @@ func (p *Publisher) send(ctx context.Context, batch []pending) (int, error) {
 	if epoch == "" {
 		return 0, sendErr
 	}
-	models := make([]mongo.WriteModel, 0, len(batch))
+	// One update per event: FerretDB v1 on SQLite deadlocked on a bulk
+	// update command of many statements.
+	recorded := 0
 	for i, e := range batch {
 		ms, seq, ok := parseEntryID(ids[i])
 		if !ok {
 			continue
 		}
-		models = append(models, mongo.NewUpdateOneModel().
-			SetFilter(bson.M{"_id": e.id}).
-			SetUpdate(bson.M{"$set": bson.M{"epoch": epoch, "streamMs": ms, "streamSeq": seq}}))
+		_, err := p.outbox.UpdateOne(ctx, bson.M{"_id": e.id},
+			bson.M{"$set": bson.M{"epoch": epoch, "streamMs": ms, "streamSeq": seq}})
+		if err != nil {
+			return recorded, errors.Join(sendErr, fmt.Errorf("record relayed events: %w", err))
+		}
+		recorded++
 	}
-	if len(models) == 0 {
-		return 0, sendErr
-	}
-	if _, err := p.outbox.BulkWrite(ctx, models); err != nil {
-		return 0, errors.Join(sendErr, fmt.Errorf("record relayed events: %w", err))
-	}
-	return len(models), sendErr
+	return recorded, sendErr
 }
 
 // parseEntryID splits a stream entry id "<ms>-<seq>".
