@@ -1,7 +1,7 @@
 # The two commands that matter: `make run` starts the whole system on
 # embedded stores; `make test` runs every test. Everything built goes to
 # bin/ (git-ignored).
-.PHONY: run test bench build images benchtools settings api-surface fmt
+.PHONY: run test bench build images benchtools settings api-surface fmt crashtest outagetest
 
 SERVICES := gateway svc-workspace svc-identity svc-activity svc-notify svc-content svc-memory
 BENCHTOOLS := contentbench hopbench memorybench realtimebench webhookbench
@@ -18,6 +18,19 @@ test:
 
 bench: benchtools
 	./bin/hopbench
+
+# Reliability (README "Reliability"): kill -9 of deploy/local under load in
+# both modes, counting acknowledged vs delivered events; and Redis stopped
+# under load (a redis-server of the test's own), counting 5xx.
+crashtest:
+	mkdir -p bin
+	go build -o bin/local ./deploy/local
+	go run ./deploy/local/cmd/crashtest -bin bin/local
+
+outagetest:
+	mkdir -p bin
+	go build -o bin/local ./deploy/local
+	go run ./deploy/local/cmd/outagetest -bin bin/local
 
 # Every service binary, static, into bin/.
 build:

@@ -137,7 +137,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 	}
-	pages := pagetoken.New(deps.Redis, 0)
+	pages := pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret)
 	ids := identity.NewService(mongoStore, pages, time.Now).WithRevocations(revocations, accessEvents{pub})
 	signer := internalauth.NewSigner(cfg.InternalSecret)
 	backends := httpapi.Backends{

@@ -122,7 +122,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		_ = idx.close()
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	pages := pagetoken.New(deps.Redis, 0)
+	pages := pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret)
 	changes := changefeed.New(deps.Redis, logger)
 	mem := memory.NewService(memory.Deps{
 		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Model: modelTag(embedder),

@@ -36,6 +36,9 @@ func WriteError(ctx context.Context, w http.ResponseWriter, err error) {
 		slog.ErrorContext(ctx, "request failed", "error", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if ra := RetryAfterSeconds(apiErr.Status); ra != "" && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", ra)
+	}
 	w.WriteHeader(HTTPStatus(apiErr.Status))
 	_, _ = w.Write(ErrorEnvelope(apiErr))
 }
