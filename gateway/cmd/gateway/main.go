@@ -14,7 +14,6 @@ import (
 	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/logging"
 	"github.com/opencollab/backend/pkg/redisdb"
-	"github.com/opencollab/backend/pkg/server"
 	"github.com/opencollab/backend/pkg/telemetry"
 )
 
@@ -58,11 +57,11 @@ func realMain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.Listen(cfg.ListenAddr)
+	srv, err := gateway.ListenInbound(cfg.HTTPServer, cfg.ListenAddr)
 	if err != nil {
 		return err
 	}
-	logger.InfoContext(ctx, "listening", "addr", srv.Addr())
+	logger.InfoContext(ctx, "listening", "addr", srv.Addr(), "server", cfg.HTTPServer)
 	err = srv.Serve(ctx, gw.Handler())
 	// WebSocket tunnels are not part of the HTTP drain: they close after it.
 	gw.Close()
