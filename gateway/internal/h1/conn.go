@@ -187,6 +187,10 @@ func (c *conn) refuse(err error) {
 	switch {
 	case err == errHeaderTooLarge:
 		msg = "431 Request Header Fields Too Large"
+	case strings.HasPrefix(err.Error(), "unsupported transfer encoding"):
+		_, _ = io.WriteString(c.nc, "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nUnsupported transfer encoding")
+		c.closeWriteAndWait()
+		return
 	case errors.As(err, &se):
 		msg = strconv.Itoa(se.code) + " " + http.StatusText(se.code) + ": " + se.text
 	}

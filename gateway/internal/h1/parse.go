@@ -144,8 +144,8 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 		return false
 	}
 	r.Method, r.RequestURI, r.Proto, r.ProtoMajor = method, uri, proto, 1
-	path, query, _ := strings.Cut(uri, "?")
-	*r.URL = url.URL{Path: path, RawQuery: query}
+	path, query, hasQuery := strings.Cut(uri, "?")
+	*r.URL = url.URL{Path: path, RawQuery: query, ForceQuery: hasQuery && query == ""}
 	h := r.Header
 	clear(h)
 	v := (*vals)[:0]

@@ -98,6 +98,9 @@ func TestResponsesMatchNetHTTP(t *testing.T) {
 		"two lengths":   "POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
 		"http2 version": "GET /json HTTP/2.0\r\nHost: h\r\n\r\n",
 		"huge header":   "GET /json HTTP/1.1\r\nHost: h\r\nX-Big: " + strings.Repeat("x", 70<<10) + "\r\n\r\n",
+		"gzip coding":   "POST /echo HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n",
+		"te and length": "POST /echo HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n0\r\n\r\n",
+		"1.0 chunked":   "POST /echo HTTP/1.0\r\nTransfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\nab",
 		"not found":     "GET /nope HTTP/1.1\r\nHost: h\r\n\r\n",
 	}
 	std := startDiffServer(t, "net/http")
