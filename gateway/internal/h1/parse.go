@@ -84,6 +84,9 @@ func hostFields(head []byte) []string {
 	var hosts []string
 	lines := bytes.Split(head, []byte("\n"))
 	for _, line := range lines[1:] {
+		if len(bytes.TrimRight(line, "\r")) == 0 {
+			break
+		}
 		name, value, ok := bytes.Cut(line, []byte(":"))
 		if ok && bytes.EqualFold(name, []byte("Host")) {
 			hosts = append(hosts, string(bytes.Trim(value, " \t\r")))

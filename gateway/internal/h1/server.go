@@ -2,8 +2,17 @@
 // http.Handler like net/http does, but reads each request head into one
 // string, reuses the http.Request, its header map and its buffers for every
 // request of a connection, and answers a buffered response in one write.
-// It has no HTTP/2, no TLS and no background read: the gateway sits behind a
-// TLS-terminating load balancer that speaks HTTP/1.1 to it.
+// It has no HTTP/2 and no TLS: the gateway sits behind a TLS-terminating
+// load balancer that speaks HTTP/1.1 to it.
+//
+// Where it differs from net/http on purpose: there is no background read
+// while a handler runs, so a request's context is the connection's and is
+// not cancelled when the client hangs up mid-request (the handler finds out
+// when it writes); and Shutdown closes a connection that has not yet sent
+// its first byte at once, where net/http gives it 5 s. Everything else
+// (framing, refusals, 100-continue, keep-alive rules, sniffing, Date) is
+// checked against net/http by the response differential test, and the
+// request parser by FuzzParseHead.
 package h1
 
 import (
