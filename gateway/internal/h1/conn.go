@@ -74,6 +74,13 @@ func (c *conn) serve(base context.Context) {
 			c.srv.track(c, false)
 		}
 	}()
+	c.init(ctx)
+	for c.serveOne() {
+	}
+}
+
+// init makes what every request of the connection reuses.
+func (c *conn) init(ctx context.Context) {
 	c.br = bufio.NewReaderSize(c.nc, readBufferSize)
 	c.head = make([]byte, 0, readBufferSize)
 	c.vals = make([]string, 0, 32)
@@ -82,8 +89,6 @@ func (c *conn) serve(base context.Context) {
 	c.req.RemoteAddr = c.nc.RemoteAddr().String()
 	c.body = body{c: c, br: c.br}
 	c.resp = response{c: c, header: http.Header{}, out: make([]byte, 0, readBufferSize)}
-	for c.serveOne() {
-	}
 }
 
 // serveOne reads and answers one request; false ends the connection.
