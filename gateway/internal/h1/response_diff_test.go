@@ -107,6 +107,7 @@ func TestResponsesMatchNetHTTP(t *testing.T) {
 	lean := startDiffServer(t, "h1")
 	for name, raw := range cases {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			want := exchangeRaw(t, std, raw)
 			got := exchangeRaw(t, lean, raw)
 			if !reflect.DeepEqual(got, want) {
