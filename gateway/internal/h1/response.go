@@ -274,4 +274,3 @@ func (w *response) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 func (w *response) SetReadDeadline(t time.Time) error  { return w.c.nc.SetReadDeadline(t) }
 func (w *response) SetWriteDeadline(t time.Time) error { return w.c.nc.SetWriteDeadline(t) }
-
