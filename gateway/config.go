@@ -42,6 +42,9 @@ type Config struct {
 	// kernel pipes (6 file descriptors) and two goroutines (~16 KiB), so the
 	// default needs ~60 000 descriptors. 0 refuses every upgrade.
 	MaxRealtimeTunnels int `env:"MAX_REALTIME_TUNNELS, default=10000"`
+	// HTTPServer picks the inbound HTTP/1.1 server: "net/http" or the lean
+	// "h1" (see inbound.go).
+	HTTPServer string `env:"HTTP_SERVER, default=net/http"`
 }
 
 // maxAuthCacheTTL is the token-reset deadline of the issue.
@@ -52,6 +55,9 @@ func (c *Config) Validate() error {
 	var errs []error
 	if c.RedisURL == "" {
 		errs = append(errs, errors.New("REDIS_URL is required"))
+	}
+	if err := checkInbound(c.HTTPServer); err != nil {
+		errs = append(errs, err)
 	}
 	if len(c.InternalSecret) < 16 {
 		errs = append(errs, errors.New("INTERNAL_SECRET must have at least 16 characters"))

@@ -63,11 +63,11 @@ func realMain(ctx context.Context) error {
 	if err := serveMetrics(ctx, cfg.MetricsAddr); err != nil {
 		return err
 	}
-	srv, err := server.Listen(cfg.ListenAddr)
+	srv, err := gateway.ListenInbound(cfg.HTTPServer, cfg.ListenAddr)
 	if err != nil {
 		return err
 	}
-	logger.InfoContext(ctx, "listening", "addr", srv.Addr())
+	logger.InfoContext(ctx, "listening", "addr", srv.Addr(), "server", cfg.HTTPServer)
 	err = srv.Serve(ctx, gw.Handler())
 	// WebSocket tunnels are not part of the HTTP drain: they close after it.
 	gw.Close()
