@@ -74,4 +74,5 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))
 	internal.POST(HasDataPath, handleDocumentHasData(s.Documents))
 	internal.POST(UserDataPath, handleUserData(s.Annotations))
+	internal.POST(ErasePath, handleErase(s.Annotations))
 }

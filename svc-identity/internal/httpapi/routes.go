@@ -11,6 +11,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/svc-identity/internal/erasure"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
 	"github.com/opencollab/backend/svc-identity/internal/userdata"
@@ -27,6 +28,7 @@ type Secrets interface {
 type Backends struct {
 	Features Features          // workspace feature switches; nil allows all
 	UserData *userdata.Service // users/data/get fan-out to content and notify
+	Erasure  *erasure.Service  // users/data/delete jobs; nil answers UNAVAILABLE
 }
 
 // Routes mounts every public operation on e. Each one requires a request
@@ -50,6 +52,8 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	r.POST("/v1/users/update", handleUpdateUsersV1(ids))
 	r.POST("/v2/users/get", advancedQueries, handleGetUsers(ids))
 	r.POST("/v2/users/data/get", handleGetUserData(b.UserData))
+	r.POST("/v2/users/data/delete", handleEraseUsers(b.Erasure))
+	r.POST("/v2/users/data/delete/status", handleEraseStatus(b.Erasure))
 	r.POST("/v1/users/delete", handleDeleteUsers(ids))
 	r.POST("/v2/users/delete", handleDeleteUsers(ids))
 
