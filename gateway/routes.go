@@ -36,6 +36,7 @@ var routeTable = []struct {
 	{"/v2/crdt/", svcContent},
 	{"/v2/commentannotations/", svcContent},
 	{"/v2/recordings/", svcContent},
+	{"/v2/livestate/", svcContent}, // broadcast to realtime clients
 
 	{"/v1/notifications/", svcNotify},
 	{"/v2/notifications/", svcNotify},

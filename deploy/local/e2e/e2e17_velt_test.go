@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"os"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,5 +99,50 @@ func TestVeltV2PathsThroughGateway(t *testing.T) {
 	c := s.ok("/v2/commentannotations/count/get", map[string]any{"organizationId": org, "documentIds": []string{"d1"}, "userId": "ann"}).DataMap()
 	if d1, _ := c["d1"].(map[string]any); d1["total"] != float64(1) || d1["unread"] != float64(1) {
 		t.Fatalf("count/get: %v", c)
+	}
+}
+
+// TestLiveStateBroadcastThroughGateway: the REST call is routed to
+// svc-content and answers the hosted product's shape (delivery to stock
+// clients is tested in svc-content/internal/realtime).
+func TestLiveStateBroadcastThroughGateway(t *testing.T) {
+	s := startStack(t)
+	r := s.ok("/v2/livestate/broadcast", map[string]any{"organizationId": "acme", "documentId": "d1",
+		"liveStateDataId": "s1", "data": map[string]any{"status": "active"}, "merge": true})
+	if r.DataMap()["success"] != true || r.Result["message"] != "Event broadcasted successfully." {
+		t.Fatalf("broadcast: %s", r.Raw)
+	}
+	if bad := s.call("/v2/livestate/broadcast", map[string]any{"organizationId": "acme", "documentId": "d1", "liveStateDataId": "s1"}); bad.Code != 400 {
+		t.Fatalf("without data: %d %s", bad.Code, bad.Raw)
+	}
+}
+
+// TestCompatibilityTableAnswers calls every operation of
+// docs/velt-compatibility.md through the gateway with an empty body: a
+// same or equivalent row must reach an operation (whatever it answers to
+// the empty body), an absent row must get "no operation".
+func TestCompatibilityTableAnswers(t *testing.T) {
+	s := startStack(t)
+	raw, err := os.ReadFile("../../../docs/velt-compatibility.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("^\\| `(/v2/[^`]+)` \\| (same|equivalent|absent) \\|")
+	checked := 0
+	for _, line := range strings.Split(string(raw), "\n") {
+		m := row.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		checked++
+		r := s.call(m[1], map[string]any{})
+		msg, _ := r.Error["message"].(string)
+		unknown := r.Code == 404 && strings.HasPrefix(msg, "no operation at")
+		if unknown != (m[2] == "absent") {
+			t.Errorf("%s (%s in the table): %d %s", m[1], m[2], r.Code, r.Raw)
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d rows checked", checked)
 	}
 }
