@@ -39,6 +39,7 @@ var routeTable = []struct {
 	{"/v2/commentannotations/", svcContent},
 	// No /v2/recordings/ prefix: no service has a recordings operation (the
 	// OpenAPI drift test refuses a prefix without documented operations).
+	{"/v2/livestate/", svcContent}, // broadcast to realtime clients
 
 	{"/v1/notifications/", svcNotify},
 	{"/v2/notifications/", svcNotify},

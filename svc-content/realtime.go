@@ -55,7 +55,13 @@ func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identit
 	hub.Run()
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &realtimeDoor{hub: hub, edits: edits, cancel: cancel, done: make(chan struct{})}
-	go func() { defer close(d.done); hub.FollowAccessEvents(ctx, rdb, access) }()
+	go func() {
+		defer close(d.done)
+		live := make(chan struct{})
+		go func() { defer close(live); hub.FollowLiveState(ctx, rdb) }()
+		hub.FollowAccessEvents(ctx, rdb, access)
+		<-live
+	}()
 	return d
 }
 

@@ -188,7 +188,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		serviceClient("svc-activity", cfg.ActivityURL, signer), logger)
 	httpapi.Routes(engine, signer, httpapi.Services{
 		CRDT: crdtSvc, Annotations: annotationsSvc, Features: features.NewChecker(workspace, 0),
-		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub,
+		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub, LiveState: rt.hub,
 	})
 
 	// Background work outlives New's context and stops with Close.
