@@ -93,7 +93,7 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 	cmd := exec.Command(o.Bin)
 	cmd.Env = append(os.Environ(),
 		"DATA_DIR="+o.DataDir, "GATEWAY_ADDR="+o.Addr, "REDIS_URL="+o.RedisURL, "LOG_LEVEL=warn",
-		"BOOTSTRAP_API_KEY="+APIKey, "BOOTSTRAP_AUTH_TOKEN="+AuthToken, "RATE_LIMIT_PER_SECOND=-1",
+		"BOOTSTRAP_API_KEY="+APIKey, "BOOTSTRAP_AUTH_TOKEN="+AuthToken, "RATE_LIMIT_PER_SECOND=0",
 		"WEBHOOK_ALLOW_PRIVATE_TARGETS=true", "OTEL_SDK_DISABLED=true")
 	cmd.Env = append(cmd.Env, o.Env...)
 	cmd.Stdout, cmd.Stderr = io.Discard, logf
