@@ -33,12 +33,18 @@ type Config struct {
 	// 0 turns the in-process cache off (every request asks Redis).
 	AuthCacheTTL time.Duration `env:"AUTH_CACHE_TTL, default=1s"`
 	LogLevel     string        `env:"LOG_LEVEL, default=info"`
+	// MetricsAddr serves /metrics (Prometheus) on a listener of its own, so
+	// the public port does not expose it; empty: not served.
+	MetricsAddr string `env:"METRICS_ADDR, default=:9090"`
 	// MaxRealtimeTunnels caps this replica's open WebSocket tunnels (realtime
 	// sync); over it an upgrade is refused with UNAVAILABLE before the
 	// service is dialled. Each tunnel holds two sockets and, while idle, two
 	// kernel pipes (6 file descriptors) and two goroutines (~16 KiB), so the
 	// default needs ~60 000 descriptors. 0 refuses every upgrade.
 	MaxRealtimeTunnels int `env:"MAX_REALTIME_TUNNELS, default=10000"`
+	// HTTPServer picks the inbound HTTP/1.1 server: "net/http" or the lean
+	// "h1" (see inbound.go).
+	HTTPServer string `env:"HTTP_SERVER, default=net/http"`
 }
 
 // maxAuthCacheTTL is the token-reset deadline of the issue.
@@ -49,6 +55,9 @@ func (c *Config) Validate() error {
 	var errs []error
 	if c.RedisURL == "" {
 		errs = append(errs, errors.New("REDIS_URL is required"))
+	}
+	if err := checkInbound(c.HTTPServer); err != nil {
+		errs = append(errs, err)
 	}
 	if len(c.InternalSecret) < 16 {
 		errs = append(errs, errors.New("INTERNAL_SECRET must have at least 16 characters"))

@@ -116,12 +116,6 @@ func (g *Gateway) Close() {
 func (g *Gateway) Handler() http.Handler { return http.HandlerFunc(g.serveHTTP) }
 
 func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	// The access log is Debug: at Info it would cost more than the proxy.
-	if g.logger.Enabled(r.Context(), slog.LevelDebug) {
-		rec := newStatusRecorder(w)
-		defer rec.log(g.logger, r)
-		w = rec
-	}
 	switch r.URL.Path {
 	case "/healthz":
 		g.probe(w, r, nil)
@@ -136,28 +130,37 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		serveDocs(w, r)
 		return
 	}
-	g.handle(w, r)
+	rec, r, span := g.startRequest(w, r)
+	// The access log is Debug: at Info it would cost more than the proxy.
+	if g.logger.Enabled(r.Context(), slog.LevelDebug) {
+		defer rec.log(g.logger, r)
+	}
+	rt := g.handle(rec, r)
+	g.finishRequest(rec, r, span, rt)
 }
 
 // handle runs the checks in order, cheapest and least privileged first:
-// route, method, credentials, rate limit, body size, deployment.
-func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) {
+// route, method, credentials, rate limit, body size, deployment. It returns
+// the route taken, nil when none matched.
+func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) *route {
 	ctx, path := r.Context(), r.URL.Path
 	id := g.ids.ensure(r.Header)
+	span := trace.SpanFromContext(ctx)
 	if r.Method == http.MethodGet {
 		if rt := g.router.matchRealtime(path); rt != nil {
+			annotate(span, rt, nil)
 			g.realtime(w, r, id, rt)
-			return
+			return rt
 		}
 	}
 	rt := g.router.match(path)
 	if rt == nil {
 		g.reject(w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))
-		return
+		return nil
 	}
 	if r.Method != http.MethodPost {
 		g.reject(w, r, id, api.Errorf(api.InvalidArgument, "method %s is not allowed; every operation is POST", r.Method))
-		return
+		return rt
 	}
 	var (
 		principal *signedPrincipal
@@ -169,35 +172,34 @@ func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) {
 	} else {
 		principal, apiKey, err = authenticateWorkspace(ctx, g.creds, r.Header)
 	}
+	annotate(span, rt, principal)
 	if err != nil {
 		g.reject(w, r, id, err)
-		return
+		return rt
 	}
 	if g.limiter != nil && apiKey != "" && !g.limiter.allow(ctx, apiKey) {
 		g.reject(w, r, id, errRateLimited)
-		return
+		return rt
 	}
 	if r.ContentLength > g.maxBody {
 		g.reject(w, r, id, g.errTooBig)
-		return
+		return rt
 	}
 	if rt.proxy == nil {
 		g.reject(w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
-		return
+		return rt
 	}
 	g.forward(w, r, rt, principal)
+	return rt
 }
 
 // forward streams r to the route's service as principal.
 func (g *Gateway) forward(w http.ResponseWriter, r *http.Request, rt *route, principal *signedPrincipal) {
 	stripInternalHeaders(r.Header)
 	principal.apply(r.Header)
-	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
-	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
-	defer span.End()
 	// A sized body over the limit was refused in handle; a chunked one is
 	// cut off at the limit while it streams (INVALID_ARGUMENT).
-	rt.proxy.serve(ctx, w, r, g.maxBody)
+	rt.proxy.serve(r.Context(), w, r, g.maxBody)
 }
 
 // reject answers with the error envelope. Client mistakes are Debug (a

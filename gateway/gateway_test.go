@@ -272,6 +272,9 @@ func TestRateLimitExceeded(t *testing.T) {
 	}
 	resp, raw := e.post("/v2/users/get", `{"data":{}}`, creds...)
 	wantError(t, resp, raw, api.ResourceExhausted)
+	if ra := resp.Header.Get("Retry-After"); ra != "1" {
+		t.Fatalf("429 with Retry-After %q, want 1 (the window is a second)", ra)
+	}
 	if n := len(e.up[svcIdentity].requests()); n != 5 {
 		t.Fatalf("%d requests reached the service, want 5", n)
 	}

@@ -147,7 +147,7 @@ func (f *workspaceFake) setDuringLookup(fn func(apiKey string)) {
 type env struct {
 	t         testing.TB
 	gw        *Gateway
-	srv       *httptest.Server
+	srv       *testServer
 	mr        *miniredis.Miniredis
 	signer    *internalauth.Signer
 	workspace *workspaceFake
@@ -185,8 +185,7 @@ func newEnv(t testing.TB, tune func(*Config)) *env {
 		t.Fatal(err)
 	}
 	e.gw = gw
-	e.srv = httptest.NewServer(gw.Handler())
-	t.Cleanup(e.srv.Close)
+	e.srv = startTestServer(t, gw.Handler())
 	return e
 }
 

@@ -50,15 +50,18 @@ func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt
 	}
 	stripInternalHeaders(r.Header)
 	g.realtimeAuth.current().apply(r.Header)
-	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
-	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
+	ctx, span := g.tracer.Start(r.Context(), rt.spanName, g.spanOpts...)
 	tn := rt.proxy.upgrade(ctx, w, r)
 	span.End() // the span covers the handshake, not the tunnel's life
 	if tn == nil {
 		g.tunnels.release()
 		return
 	}
-	g.tunnels.run(tn)
+	// The tunnel runs on goroutines of its own and the handler returns:
+	// the HTTP server's connection state (its buffers, the request, the
+	// middleware's stack) is freed instead of being held for the tunnel's
+	// whole life.
+	go g.tunnels.run(tn)
 }
 
 // upgrade forwards the handshake on a new connection. On a 101 it takes

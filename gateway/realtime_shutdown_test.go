@@ -10,7 +10,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/server"
 )
 
 // Shutdown as cmd/gateway does it: the HTTP server drains (an open tunnel
@@ -19,7 +18,7 @@ import (
 func TestRealtimeShutdownAfterDrain(t *testing.T) {
 	t.Parallel()
 	e, ws := realtimeEnv(t, 10)
-	srv, err := server.Listen("127.0.0.1:0")
+	srv, err := ListenInbound(testInbound, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

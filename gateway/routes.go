@@ -39,6 +39,7 @@ var routeTable = []struct {
 	{"/v2/commentannotations/", svcContent},
 	// No /v2/recordings/ prefix: no service has a recordings operation (the
 	// OpenAPI drift test refuses a prefix without documented operations).
+	{"/v2/livestate/", svcContent}, // broadcast to realtime clients
 
 	{"/v1/notifications/", svcNotify},
 	{"/v2/notifications/", svcNotify},
@@ -110,6 +111,8 @@ type route struct {
 	spanName string
 	// proxy is nil when the service is not deployed.
 	proxy *serviceProxy
+	// realtime marks a WebSocket upgrade pattern.
+	realtime bool
 }
 
 // router finds the route of a path. With ~20 prefixes a scan over the
@@ -128,7 +131,7 @@ func newRouter(proxies map[service]*serviceProxy) *router {
 	}
 	for _, e := range realtimeTable {
 		rt.realtime = append(rt.realtime, &route{prefix: e.pattern, service: e.service,
-			spanName: "gateway realtime " + e.pattern, proxy: proxies[e.service]})
+			spanName: "gateway realtime " + e.pattern, proxy: proxies[e.service], realtime: true})
 	}
 	sort.SliceStable(rt.routes, func(i, j int) bool { return len(rt.routes[i].prefix) > len(rt.routes[j].prefix) })
 	for _, p := range operatorPaths {

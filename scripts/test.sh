@@ -49,13 +49,20 @@ fi
 
 go test -count=1 -timeout 20m "$@" "${patterns[@]}"
 
-# The fuzz targets of the decoders of outside bytes run briefly on top of
-# their committed corpora (testdata/fuzz, which plain go test replays).
-# FUZZTIME=0 skips this step.
+# Fuzz the decoders of outside bytes briefly (their committed corpora in
+# testdata/fuzz already ran above as ordinary tests). FUZZTIME=0 skips.
 fuzztime="${FUZZTIME:-5s}"
+fuzz_targets=(
+  "./pkg/api FuzzDecodeEnvelope"
+  "./pkg/api FuzzDecodeFreeForm"
+  "./pkg/pagetoken FuzzLoad"
+  "./svc-workspace/internal/webhook FuzzEndpointURL"
+  "./svc-workspace/internal/httpapi FuzzWebhookRequestDecode"
+)
 if [ "$fuzztime" != "0" ]; then
-  for target in FuzzDecodeEnvelope FuzzDecodeFreeForm; do
-    echo "go test -fuzz $target -fuzztime $fuzztime ./pkg/api"
-    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" ./pkg/api
+  for ft in "${fuzz_targets[@]}"; do
+    read -r pkg target <<<"$ft"
+    echo "go test -run '^\$' -fuzz '^${target}\$' -fuzztime $fuzztime $pkg"
+    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
   done
 fi

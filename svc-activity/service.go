@@ -125,7 +125,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if cfg.WorkspaceURL != "" {
 		workspace = svcclient.New("svc-workspace", cfg.WorkspaceURL, signer)
 	}
-	svc := activity.NewService(mongoStore, publisher, pagetoken.New(deps.Redis, 0), time.Now)
+	svc := activity.NewService(mongoStore, publisher, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), time.Now)
 	engine := api.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), deps.Redis.Ping(ctx).Err())
 	})

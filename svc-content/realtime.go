@@ -23,14 +23,13 @@ type RealtimeConfig struct {
 	MaxPerDocument  int           `env:"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT, default=500"`
 	AccessRecheck   time.Duration `env:"REALTIME_ACCESS_RECHECK, default=30s"`
 	EventDebounce   time.Duration `env:"REALTIME_EVENT_DEBOUNCE, default=5s"`
-	StoreWriters    int           `env:"REALTIME_STORE_WRITERS, default=64"`
 }
 
 func (c RealtimeConfig) settings() realtime.Settings {
 	return realtime.Settings{
 		MaxMessageBytes: c.MaxMessageBytes, SendQueueBytes: c.SendQueueBytes,
 		MaxPerWorkspace: c.MaxPerWorkspace, MaxPerDocument: c.MaxPerDocument,
-		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce, StoreWriters: c.StoreWriters,
+		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce,
 	}
 }
 
@@ -56,7 +55,13 @@ func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identit
 	hub.Run()
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &realtimeDoor{hub: hub, edits: edits, cancel: cancel, done: make(chan struct{})}
-	go func() { defer close(d.done); hub.FollowAccessEvents(ctx, rdb, access) }()
+	go func() {
+		defer close(d.done)
+		live := make(chan struct{})
+		go func() { defer close(live); hub.FollowLiveState(ctx, rdb) }()
+		hub.FollowAccessEvents(ctx, rdb, access)
+		<-live
+	}()
 	return d
 }
 
@@ -82,8 +87,14 @@ func (s crdtStore) Load(ctx context.Context, k realtime.DocKey) ([]byte, error) 
 	return s.crdt.LoadUpdate(ctx, k.Workspace, editor(k))
 }
 
-func (s crdtStore) Append(ctx context.Context, k realtime.DocKey, update []byte, by realtime.Author) error {
-	return s.crdt.AppendUpdate(ctx, k.Workspace, editor(k), update, by.UserID)
+// AppendBatch stores a replica's group commit with one AppendUpdates: the
+// updates of all its documents in one store round trip.
+func (s crdtStore) AppendBatch(ctx context.Context, batch []realtime.Append) []error {
+	items := make([]crdt.Append, len(batch))
+	for i, a := range batch {
+		items[i] = crdt.Append{Workspace: a.Key.Workspace, Editor: editor(a.Key), Update: a.Update, UserID: a.By.UserID}
+	}
+	return s.crdt.AppendUpdates(ctx, items)
 }
 
 // editPublisher publishes crdt.update_data and, where the workspace has

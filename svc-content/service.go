@@ -168,7 +168,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	pub := events.NewPublisher(deps.Redis, deps.DB, EventSource, logger)
 	crdtSvc := crdt.NewService(deps.DB, pub, cfg.CRDT.settings())
 	annotationsSvc := annotations.NewService(deps.DB, pub).
-		WithPageTokens(pagetoken.New(deps.Redis, 0)).WithLogger(logger)
+		WithPageTokens(pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret)).WithLogger(logger)
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(deps.DB, migrationSteps(cfg, own, signer), pub, logger)
@@ -188,7 +188,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		serviceClient("svc-activity", cfg.ActivityURL, signer), logger)
 	httpapi.Routes(engine, signer, httpapi.Services{
 		CRDT: crdtSvc, Annotations: annotationsSvc, Features: features.NewChecker(workspace, 0),
-		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub,
+		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub, LiveState: rt.hub,
 	})
 
 	// Background work outlives New's context and stops with Close.

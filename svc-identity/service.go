@@ -23,6 +23,7 @@ import (
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/svc-identity/internal/erasure"
 	"github.com/opencollab/backend/svc-identity/internal/httpapi"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
@@ -51,6 +52,12 @@ type Config struct {
 	// empty that operation answers UNAVAILABLE.
 	ContentURL string `env:"CONTENT_URL"`
 	NotifyURL  string `env:"NOTIFY_URL"`
+	// ActivityURL is svc-activity, one of the services users/data/delete
+	// erases in (with content and notify; memory follows activity's delete
+	// events). A service without an address is left out of the job.
+	ActivityURL string `env:"ACTIVITY_URL"`
+	// ErasureInterval is how often pending erasure tasks are retried.
+	ErasureInterval time.Duration `env:"ERASURE_RETRY_INTERVAL, default=10s"`
 }
 
 // Validate checks what New needs. Store addresses are checked by
@@ -137,7 +144,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 			return nil, fmt.Errorf("%s: %w", Name, err)
 		}
 	}
-	pages := pagetoken.New(deps.Redis, 0)
+	pages := pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret)
 	ids := identity.NewService(mongoStore, pages, time.Now).WithRevocations(revocations, accessEvents{pub})
 	signer := internalauth.NewSigner(cfg.InternalSecret)
 	backends := httpapi.Backends{
@@ -147,6 +154,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 			svcclient.New("svc-notify", cfg.NotifyURL, signer),
 			pages, ids),
 	}
+	erasures := erasure.NewService(store.NewErasureJobs(deps.DB), erasers(cfg, signer, mongoStore), deps.Logger)
+	backends.Erasure = erasures
 	engine := api.NewEngine(func(ctx context.Context) error {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
@@ -154,7 +163,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	svc := &Service{handler: otelhttp.NewHandler(engine, Name), stop: stop, done: make(chan struct{})}
 	svc.routes = api.Routes(engine)
+	interval := cfg.ErasureInterval
+	if interval <= 0 {
+		interval = 10 * time.Second
+	}
 	go func() { defer close(svc.done); pub.RunRelay(bg) }()
+	// The worker picks up what a crash left pending as soon as it starts.
+	go erasures.Run(bg, interval)
 	return svc, nil
 }
 
@@ -171,6 +186,18 @@ func optionalClient(name, baseURL string, signer *internalauth.Signer) *svcclien
 		return nil
 	}
 	return svcclient.New(name, baseURL, signer)
+}
+
+// erasers are the services users/data/delete erases in: identity itself
+// and every other service with an address.
+func erasers(cfg Config, signer *internalauth.Signer, own erasure.LocalStore) map[string]erasure.Eraser {
+	out := map[string]erasure.Eraser{"identity": erasure.Local{Store: own}}
+	for name, url := range map[string]string{"content": cfg.ContentURL, "notify": cfg.NotifyURL, "activity": cfg.ActivityURL} {
+		if url != "" {
+			out[name] = erasure.Remote{Caller: svcclient.New("svc-"+name, url, signer)}
+		}
+	}
+	return out
 }
 
 // Handler serves every route, traced.

@@ -26,6 +26,7 @@ import (
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
+	"github.com/opencollab/backend/svc-memory/internal/changefeed"
 	"github.com/opencollab/backend/svc-memory/internal/httpapi"
 	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
@@ -82,6 +83,7 @@ type Service struct {
 	cfg      Config
 	logger   *slog.Logger
 	stop     context.CancelFunc
+	changes  *changefeed.Feed
 	running  sync.WaitGroup
 	closed   sync.Once
 	ready    atomic.Bool // the index has caught up with the store at start
@@ -120,16 +122,17 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		_ = idx.close()
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
-	pages := pagetoken.New(deps.Redis, 0)
+	pages := pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret)
+	changes := changefeed.New(deps.Redis, logger)
 	mem := memory.NewService(memory.Deps{
 		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Model: modelTag(embedder),
-		Chat: chatModel, Pages: pages, Logger: logger, Lexical: lexical.New(), Retrieval: cfg.Retrieval,
+		Chat: chatModel, Pages: pages, Logger: logger, Lexical: lexical.New(), Changes: changes, Retrieval: cfg.Retrieval,
 		MinSimilarity: cfg.MinSimilarity, MinCoverage: cfg.MinCoverage,
 	})
 	if vecs.reembed {
 		mem.SetServing(vecs.previous) // nil: lexical only until re-embedded
 	}
-	s := &Service{memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, cfg: cfg, logger: logger}
+	s := &Service{memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, changes: changes, cfg: cfg, logger: logger}
 	engine := api.NewEngine(func(ctx context.Context) error {
 		if !s.ready.Load() {
 			return errors.New("vector index still catching up with the judgments")
@@ -183,15 +186,7 @@ func (s *Service) close() {
 // after a snapshot), then sweeps unindexed judgments periodically and
 // snapshots an embedded index.
 func (s *Service) maintainIndex(ctx context.Context) {
-	for ctx.Err() == nil {
-		n, err := s.memory.LoadLexical(ctx)
-		if err == nil {
-			s.logger.InfoContext(ctx, "memory: lexical index loaded", "judgments", n)
-			break
-		}
-		s.logger.WarnContext(ctx, "memory: loading the lexical index failed, retrying", "error", err)
-		sleep(ctx, 5*time.Second)
-	}
+	s.loadLexical(ctx)
 	if s.vectors.reembed {
 		// The model changed: serve (previous vectors, lexical) while the
 		// new model's vectors are built.
@@ -236,6 +231,25 @@ func (s *Service) maintainIndex(ctx context.Context) {
 				s.logger.WarnContext(ctx, "memory: snapshot of the vector index failed", "error", err)
 			}
 		}
+	}
+}
+
+// loadLexical fills the lexical index from the store, then follows the
+// other replicas' changes from the feed position taken before loading.
+func (s *Service) loadLexical(ctx context.Context) {
+	for ctx.Err() == nil {
+		from, err := s.changes.Position(ctx)
+		var n int
+		if err == nil {
+			n, err = s.memory.LoadLexical(ctx)
+		}
+		if err == nil {
+			s.logger.InfoContext(ctx, "memory: lexical index loaded", "judgments", n)
+			s.running.Go(func() { s.changes.Follow(ctx, from, s.memory.Refresh) })
+			return
+		}
+		s.logger.WarnContext(ctx, "memory: loading the lexical index failed, retrying", "error", err)
+		sleep(ctx, 5*time.Second)
 	}
 }
 

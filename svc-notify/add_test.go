@@ -27,6 +27,16 @@ func TestRandomIDAndOverwrite(t *testing.T) {
 	if byID["same"].DisplayBodyMessage != "second" {
 		t.Fatalf("re-adding did not overwrite: %+v", byID["same"])
 	}
+	// Added through the API without a source: "custom" with {} (v2 as v1).
+	if s := byID["same"]; s.NotificationSource != "custom" || string(s.NotificationSourceData) != "{}" {
+		t.Fatalf("source = %q %s, want custom {}", s.NotificationSource, s.NotificationSourceData)
+	}
+	v2, _ := e.get(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1"})
+	for _, r := range v2 {
+		if r.NotificationSource != "custom" || string(r.NotificationSourceData) != "{}" {
+			t.Fatalf("v2 source = %q %s, want custom {}", r.NotificationSource, r.NotificationSourceData)
+		}
+	}
 	delete(byID, "same")
 	for id := range byID {
 		if !strings.HasPrefix(id, "ntf_") {

@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if cfg.WorkspaceURL != "" {
 		workspace = svcclient.New("svc-workspace", cfg.WorkspaceURL, signer)
 	}
-	svc := notify.NewService(mongoStore, pagetoken.New(deps.Redis, 0), publisher, logger)
+	svc := notify.NewService(mongoStore, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), publisher, logger)
 	engine := api.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), deps.Redis.Ping(ctx).Err())
 	})

@@ -182,8 +182,8 @@ func newWebhooks(ctx context.Context, cfg Config, deps Deps, st *store.Mongo, lo
 	if box == nil {
 		logger.WarnContext(ctx, "DATA_ENCRYPTION_KEY is not configured: email and webhook settings cannot be changed")
 	}
-	hooks := webhook.NewService(st, st, pagetoken.New(deps.Redis, 0), webhook.Options{
-		Box: box, TargetCacheTTL: cfg.WebhookTargetCacheTTL,
+	hooks := webhook.NewService(st, st, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), webhook.Options{
+		Box: box, TargetCacheTTL: cfg.WebhookTargetCacheTTL, AllowPrivateTargets: cfg.WebhookAllowPrivateTargets,
 	})
 	deliveries := delivery.NewService(deps.DB, hooks, delivery.Options{
 		AllowPrivateTargets: cfg.WebhookAllowPrivateTargets, Logger: logger,

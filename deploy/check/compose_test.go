@@ -84,8 +84,14 @@ func checkComposeService(t *testing.T, p *types.Project, s types.ServiceConfig) 
 	if filepath.Clean(s.Build.Context) != root {
 		t.Errorf("build context %q, want the repository root %q", s.Build.Context, root)
 	}
-	if want := s.Name + "/Dockerfile"; filepath.ToSlash(s.Build.Dockerfile) != want {
-		t.Errorf("build dockerfile %q, want %q", s.Build.Dockerfile, want)
+	if filepath.ToSlash(s.Build.Dockerfile) != "Dockerfile" {
+		t.Errorf("build dockerfile %q, want the one Dockerfile", s.Build.Dockerfile)
+	}
+	if arg := s.Build.Args["SERVICE"]; arg == nil || *arg != s.Name {
+		t.Errorf("build arg SERVICE = %v, want %s", arg, s.Name)
+	}
+	if want := "opencollab/" + s.Name + ":v" + serviceVersion(t, s.Name); s.Image != want {
+		t.Errorf("image %q, want %q (the service's VERSION)", s.Image, want)
 	}
 	if !s.ReadOnly {
 		t.Error("read_only is not true")

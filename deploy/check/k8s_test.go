@@ -144,6 +144,9 @@ func TestKustomizeProduction(t *testing.T) {
 			if !pinnedImage(c.Image) {
 				t.Errorf("Deployment %s: image %q is not pinned to a release tag (set it with `images:`)", name, c.Image)
 			}
+			if want := "opencollab/" + name + ":v" + serviceVersion(t, name); c.Image != want {
+				t.Errorf("Deployment %s: image %q, want %q (the image `make images` builds from %s/VERSION)", name, c.Image, want, name)
+			}
 		}
 	}
 }

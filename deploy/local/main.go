@@ -4,7 +4,10 @@
 //
 // It prints the gateway address and working credentials. Data lives under
 // DATA_DIR (default ./data) and survives restarts; MONGO_URI / REDIS_URL
-// point it at real servers instead.
+// point it at real servers instead. Every service reads its settings from
+// the environment as its own binary does (docs/settings.md), e.g.
+// WEBHOOK_ALLOW_PRIVATE_TARGETS=true to deliver webhooks to a receiver on
+// this machine.
 package main
 
 import (
@@ -14,6 +17,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/sethvargo/go-envconfig"
 
 	"github.com/opencollab/backend/deploy/local/system"
 	"github.com/opencollab/backend/pkg/config"
@@ -30,7 +35,6 @@ type Config struct {
 	OperatorToken      string `env:"OPERATOR_TOKEN" mask:"true"`
 	BootstrapAPIKey    string `env:"BOOTSTRAP_API_KEY"`
 	BootstrapAuthToken string `env:"BOOTSTRAP_AUTH_TOKEN" mask:"true"`
-	RateLimitPerSecond int    `env:"RATE_LIMIT_PER_SECOND, default=0"`
 	LogLevel           string `env:"LOG_LEVEL, default=info"`
 }
 
@@ -42,23 +46,32 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// hostName is the stack's own name in logs and telemetry.
+const hostName = "collab-local"
+
 func main() {
+	if code, ok := runInForeground(); ok {
+		os.Exit(code)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := realMain(ctx); err != nil {
+	if err := realMain(telemetry.WithService(ctx, hostName), printBanner); err != nil {
 		slog.Error("local system failed", "error", err)
 		os.Exit(1)
 	}
 }
 
-func realMain(ctx context.Context) error {
+// realMain runs the stack until ctx ends, calling started once it serves.
+func realMain(ctx context.Context, started func(*system.System)) error {
 	var cfg Config
 	if err := config.Load(ctx, &cfg); err != nil {
 		return err
 	}
-	logger := logging.New(os.Stderr, logging.ParseLevel(cfg.LogLevel), "local")
+	// No service on the logger: each line names the service whose work it
+	// logs (the services' loggers, or the context's service).
+	logger := logging.New(os.Stderr, logging.ParseLevel(cfg.LogLevel), "")
 	slog.SetDefault(logger)
-	shutdown, err := telemetry.Setup(ctx, "collab-local")
+	shutdown, err := telemetry.Setup(ctx, system.TelemetryServices(hostName)...)
 	if err != nil {
 		return err
 	}
@@ -75,13 +88,13 @@ func realMain(ctx context.Context) error {
 			AuthToken:     cfg.BootstrapAuthToken,
 			OperatorToken: cfg.OperatorToken,
 		},
-		RateLimitPerSecond: cfg.RateLimitPerSecond,
-		Logger:             logger,
+		Env:    envconfig.OsLookuper(),
+		Logger: logger,
 	})
 	if err != nil {
 		return err
 	}
-	printBanner(sys)
+	started(sys)
 	return sys.Wait()
 }
 

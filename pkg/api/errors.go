@@ -6,6 +6,7 @@ package api
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 )
 
@@ -77,13 +78,34 @@ func (e *Error) WithDetails(details any) *Error {
 	return &c
 }
 
-// AsError extracts the *Error in err's chain. Anything else is INTERNAL with a
-// message that leaks nothing; ok reports whether err was already an *Error.
+// AsError extracts the *Error in err's chain. A network failure (a store
+// that cannot be reached or timed out) is UNAVAILABLE: the request may
+// succeed when retried. Anything else is INTERNAL with a message that
+// leaks nothing; ok reports whether err was already an *Error.
 func AsError(err error) (apiErr *Error, ok bool) {
 	if errors.As(err, &apiErr) {
 		return apiErr, true
 	}
+	var netErr net.Error
+	if errors.As(err, &netErr) {
+		return errStoreUnavailable, false
+	}
 	return &Error{Status: Internal, Message: "internal error"}, false
+}
+
+var errStoreUnavailable = &Error{Status: Unavailable, Message: "a backing store is unavailable right now; retry in a few seconds"}
+
+// RetryAfterSeconds is the Retry-After sent with UNAVAILABLE and
+// RESOURCE_EXHAUSTED answers that do not set their own: rate limit windows
+// are one second, and a store outage is not over sooner than a few.
+func RetryAfterSeconds(s Status) string {
+	switch s {
+	case ResourceExhausted:
+		return "1"
+	case Unavailable:
+		return "5"
+	}
+	return ""
 }
 
 // IsStatus reports whether err is an *Error with the given status.

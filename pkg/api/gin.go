@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 // HandlerFunc is the shape of every operation handler: decode, validate,
@@ -34,6 +36,9 @@ func WriteError(ctx context.Context, w http.ResponseWriter, err error) {
 		slog.ErrorContext(ctx, "request failed", "error", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if ra := RetryAfterSeconds(apiErr.Status); ra != "" && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", ra)
+	}
 	w.WriteHeader(HTTPStatus(apiErr.Status))
 	_, _ = w.Write(ErrorEnvelope(apiErr))
 }
@@ -53,7 +58,8 @@ func WriteJSON(w http.ResponseWriter, code int, v any) {
 // NewEngine returns a gin engine with the conventions of every service:
 // recovery into an INTERNAL envelope, NOT_FOUND for unknown paths and
 // INVALID_ARGUMENT for methods other than the route's, and /healthz and
-// /readyz (ready runs the given check).
+// /readyz (ready runs the given check); spans named by route, rate, error
+// and duration metrics per route, and /metrics serving them.
 func NewEngine(ready func(context.Context) error) *gin.Engine {
 	gin.SetMode(gin.ReleaseMode)
 	e := gin.New()
@@ -62,13 +68,14 @@ func NewEngine(ready func(context.Context) error) *gin.Engine {
 	// loses the body on some clients: answer NOT_FOUND naming the path.
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
-	e.Use(recoverer())
+	e.Use(observe(), recoverer())
 	e.NoRoute(func(c *gin.Context) {
 		WriteError(c.Request.Context(), c.Writer, noOperation(c.Request.URL.Path))
 	})
 	e.NoMethod(func(c *gin.Context) {
 		WriteError(c.Request.Context(), c.Writer, Errorf(InvalidArgument, "method %s is not allowed; every operation is POST", c.Request.Method))
 	})
+	e.GET("/metrics", gin.WrapH(telemetry.MetricsHandler()))
 	e.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
 	e.GET("/readyz", func(c *gin.Context) {
 		if ready != nil {

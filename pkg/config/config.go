@@ -40,14 +40,26 @@ func LoadFrom(ctx context.Context, cfg any, l envconfig.Lookuper) error {
 	return nil
 }
 
+// Read fills cfg from l (nil: defaults only) without validating it, for a
+// host that sets some fields itself before the service validates.
+func Read(ctx context.Context, cfg any, l envconfig.Lookuper) error {
+	if l == nil {
+		l = envconfig.MapLookuper(nil)
+	}
+	if err := envconfig.ProcessWith(ctx, &envconfig.Config{Target: cfg, Lookuper: l}); err != nil {
+		return fmt.Errorf("read configuration: %w", err)
+	}
+	return nil
+}
+
 // Defaults fills cfg with its declared defaults only (no environment).
 func Defaults(ctx context.Context, cfg any) error {
 	return envconfig.ProcessWith(ctx, &envconfig.Config{Target: cfg, Lookuper: envconfig.MapLookuper(nil)})
 }
 
-// Log writes cfg as one record, secrets masked.
-func Log(ctx context.Context, logger *slog.Logger, msg string, cfg any) {
-	logger.InfoContext(ctx, msg, "config", Masked(cfg))
+// Log writes cfg as one record, secrets masked, with any further attributes.
+func Log(ctx context.Context, logger *slog.Logger, msg string, cfg any, attrs ...any) {
+	logger.InfoContext(ctx, msg, append([]any{"config", Masked(cfg)}, attrs...)...)
 }
 
 // Masked returns cfg as a map of env names to printable values with every

@@ -184,6 +184,7 @@ func (c *Consumer) handle(ctx context.Context, stream string, m redis.XMessage) 
 		c.ack(ctx, stream, m.ID)
 		return
 	}
+	observeLag(ctx, stream, c.group, m.ID)
 	if err := c.call(ctx, e); err != nil {
 		c.logger.WarnContext(ctx, "events: handler failed, the event stays pending and is retried",
 			"stream", stream, "eventId", e.ID, "type", e.Type, "error", err)

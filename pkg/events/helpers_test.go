@@ -3,13 +3,13 @@ package events_test
 import (
 	"context"
 	"log/slog"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/testenv"
 )
 
 // waitTimeout bounds every wait; it is a deadline for a hung test, not a
@@ -55,18 +55,7 @@ func run(t *testing.T, c *events.Consumer) {
 }
 
 // deadRedis is a client for a port nobody listens on.
-func deadRedis(t *testing.T) *redis.Client {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
-	t.Cleanup(func() { _ = c.Close() })
-	return c
-}
+func deadRedis(t *testing.T) *redis.Client { return testenv.DeadRedis(t) }
 
 func pendingCount(t *testing.T, rdb *redis.Client, stream, group string) int64 {
 	t.Helper()

@@ -26,10 +26,17 @@ const (
 	DefaultRelayInterval = 2 * time.Second
 	// DefaultRelayBatch is how many outbox documents one relay pass moves.
 	DefaultRelayBatch = 500
+	// DefaultRelayGrace is how old an unrelayed outbox document must be
+	// before the relay sends it: younger ones are still being sent by the
+	// Publish that stored them.
+	DefaultRelayGrace = 2 * time.Second
+	// DefaultOrphanRetention is how long relayed events of a stream that no
+	// consumer group reads are kept (nobody will ever confirm them).
+	DefaultOrphanRetention = time.Hour
 )
 
 // outboxColl is the collection, in the publishing service's own database,
-// holding events Redis could not take.
+// holding every event until each consumer group has processed it.
 const outboxColl = "outbox"
 
 // payloadField is the stream entry field holding the event JSON.
@@ -37,9 +44,11 @@ const payloadField = "event"
 
 // PublisherOptions tune a Publisher; zero fields take the defaults.
 type PublisherOptions struct {
-	MaxLen        int64
-	RelayInterval time.Duration
-	RelayBatch    int
+	MaxLen          int64
+	RelayInterval   time.Duration
+	RelayBatch      int
+	RelayGrace      time.Duration
+	OrphanRetention time.Duration
 }
 
 func (o PublisherOptions) withDefaults() PublisherOptions {
@@ -52,30 +61,42 @@ func (o PublisherOptions) withDefaults() PublisherOptions {
 	if o.RelayBatch <= 0 {
 		o.RelayBatch = DefaultRelayBatch
 	}
+	if o.RelayGrace <= 0 {
+		o.RelayGrace = DefaultRelayGrace
+	}
+	if o.OrphanRetention <= 0 {
+		o.OrphanRetention = DefaultOrphanRetention
+	}
 	return o
 }
 
 // Publisher publishes the events of one source service.
 type Publisher struct {
 	rdb    *redis.Client
-	outbox *mongo.Collection // nil without a database: no fallback
+	outbox *mongo.Collection // nil without a database: Redis only
 	source string
 	stream string
 	logger *slog.Logger
 	opts   PublisherOptions
 }
 
-// outboxDoc is an event waiting for Redis.
+// outboxDoc is one published event, kept until every consumer group of its
+// stream has processed it. Epoch names the Redis it was appended to (""
+// before that) and StreamMs-StreamSeq its entry id there; an event whose
+// Redis lost its data (a new epoch) is appended again.
 type outboxDoc struct {
 	ID        string    `bson:"_id"` // the event id: a retried insert is a no-op
 	Stream    string    `bson:"stream"`
 	Event     string    `bson:"event"` // the event JSON, as it goes on the stream
 	CreatedAt time.Time `bson:"createdAt"`
+	Epoch     string    `bson:"epoch"`
+	StreamMs  int64     `bson:"streamMs"`
+	StreamSeq int64     `bson:"streamSeq"`
 }
 
 // NewPublisher returns a publisher of source's events on Stream(source),
-// with db's `outbox` collection as the fallback (db may be nil in tools
-// that accept losing events when Redis is down).
+// with db's `outbox` collection as the store of record (db may be nil in
+// tools that accept losing events when Redis loses them).
 func NewPublisher(rdb *redis.Client, db *mongo.Database, source string, logger *slog.Logger) *Publisher {
 	if logger == nil {
 		logger = slog.Default()
@@ -105,22 +126,37 @@ func (p *Publisher) EnsureIndexes(ctx context.Context) error {
 	})
 }
 
-// Publish appends events to the source's stream in one pipeline. Events
-// Redis refuses go to the outbox; the error is non-nil only when an event
-// reached neither. An event without Source gets the publisher's.
+// Publish stores events in the outbox, then appends them to the source's
+// stream. Once it returns nil the events survive a crash of this process
+// and of an in-process Redis: the outbox keeps each one until every
+// consumer group has processed it, and RunRelay appends again what Redis
+// did not take or lost. Without an outbox (or with its database down)
+// Redis alone must take them. An event without Source gets the
+// publisher's.
 func (p *Publisher) Publish(ctx context.Context, events ...Event) error {
-	payloads, err := p.encode(events)
-	if err != nil || len(payloads) == 0 {
+	batch, err := p.encode(events)
+	if err != nil || len(batch) == 0 {
 		return err
 	}
-	failed, redisErr := p.xadd(ctx, payloads)
-	if redisErr == nil {
+	if p.outbox == nil {
+		_, _, err := p.xadd(ctx, batch)
+		if err != nil {
+			return fmt.Errorf("events: publish %d events to %s: %w", len(batch), p.stream, err)
+		}
 		return nil
 	}
-	p.logger.WarnContext(ctx, "events: redis refused events, keeping them in the outbox",
-		"stream", p.stream, "count", len(failed), "error", redisErr)
-	if err := p.saveToOutbox(ctx, failed); err != nil {
-		return fmt.Errorf("events: publish %d events to %s: %w", len(failed), p.stream, errors.Join(redisErr, err))
+	if err := p.saveToOutbox(ctx, batch); err != nil {
+		// The store of record is down; Redis alone still carries them.
+		if _, _, redisErr := p.xadd(ctx, batch); redisErr != nil {
+			return fmt.Errorf("events: publish %d events to %s: %w", len(batch), p.stream, errors.Join(err, redisErr))
+		}
+		p.logger.WarnContext(ctx, "events: outbox unavailable, events went to Redis only",
+			"stream", p.stream, "count", len(batch), "error", err)
+		return nil
+	}
+	if _, err := p.send(ctx, batch); err != nil {
+		p.logger.WarnContext(ctx, "events: redis did not take events, the relay will send them",
+			"stream", p.stream, "count", len(batch), "error", err)
 	}
 	return nil
 }
@@ -146,37 +182,6 @@ func (p *Publisher) encode(events []Event) ([]pending, error) {
 		out = append(out, pending{id: e.ID, stream: p.stream, payload: string(b)})
 	}
 	return out, nil
-}
-
-// xadd pipelines one XADD per event and returns the events that failed
-// (all of them when Redis is unreachable) with the first error.
-func (p *Publisher) xadd(ctx context.Context, events []pending) (failed []pending, err error) {
-	if p.rdb == nil {
-		return events, errors.New("no redis client")
-	}
-	pipe := p.rdb.Pipeline()
-	cmds := make([]*redis.StringCmd, len(events))
-	for i, e := range events {
-		cmds[i] = pipe.XAdd(ctx, &redis.XAddArgs{
-			Stream: e.stream,
-			MaxLen: p.opts.MaxLen,
-			Approx: true,
-			Values: []any{payloadField, e.payload},
-		})
-	}
-	_, err = pipe.Exec(ctx)
-	if err == nil {
-		return nil, nil
-	}
-	for i, cmd := range cmds {
-		if cmd.Err() != nil {
-			failed = append(failed, events[i])
-		}
-	}
-	if len(failed) == 0 { // Exec failed without a command failing: be safe
-		failed = events
-	}
-	return failed, err
 }
 
 func (p *Publisher) saveToOutbox(ctx context.Context, events []pending) error {

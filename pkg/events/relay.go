@@ -9,11 +9,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
-// RunRelay moves outbox events to their streams, at start and then every
-// RelayInterval, until ctx is done. Each pass sends the oldest documents
-// first and deletes them once Redis took them. A crash (or a second replica
-// relaying at once) between the XADD and the delete sends an event twice;
-// consumers dedupe by event id, which is what makes that safe.
+// RunRelay keeps the outbox and the stream in step, at start and then every
+// RelayInterval, until ctx is done. Each pass appends the events the
+// current Redis does not hold — never taken (Redis was down), or taken by a
+// Redis that has since lost its data — oldest first, then deletes the
+// events every consumer group of the stream has acknowledged. A crash (or a
+// second replica relaying at once) between an XADD and its record sends an
+// event twice; consumers dedupe by event id, which is what makes that safe.
 func (p *Publisher) RunRelay(ctx context.Context) {
 	if p.outbox == nil {
 		return
@@ -22,6 +24,9 @@ func (p *Publisher) RunRelay(ctx context.Context) {
 	defer ticker.Stop()
 	for {
 		p.drainOutbox(ctx)
+		if err := p.prune(ctx); err != nil && ctx.Err() == nil {
+			p.logger.WarnContext(ctx, "events: outbox prune failed, retrying later", "stream", p.stream, "error", err)
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -30,66 +35,64 @@ func (p *Publisher) RunRelay(ctx context.Context) {
 	}
 }
 
-// drainOutbox relays batches until the outbox is empty or a pass fails.
+// drainOutbox relays batches until nothing is left to send or a pass fails.
 func (p *Publisher) drainOutbox(ctx context.Context) {
 	for ctx.Err() == nil {
-		moved, err := p.relayOnce(ctx)
+		moved, full, err := p.relayOnce(ctx)
 		if err != nil {
 			if ctx.Err() == nil {
 				p.logger.WarnContext(ctx, "events: outbox relay failed, retrying later", "error", err)
 			}
 			return
 		}
-		if moved < p.opts.RelayBatch {
+		if !full || moved == 0 {
 			return
 		}
 	}
 }
 
-// relayOnce sends up to RelayBatch outbox events and deletes the ones Redis
-// took. It returns how many it moved.
-func (p *Publisher) relayOnce(ctx context.Context) (int, error) {
-	cur, err := p.outbox.Find(ctx, bson.M{}, options.Find().
-		SetSort(bson.D{{Key: "createdAt", Value: 1}, {Key: "_id", Value: 1}}).
-		SetLimit(int64(p.opts.RelayBatch)))
+// relayOnce sends up to RelayBatch outbox events the current Redis does not
+// hold. It returns how many it moved and whether the batch was full.
+func (p *Publisher) relayOnce(ctx context.Context) (moved int, full bool, err error) {
+	epoch, err := p.epoch(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("read outbox: %w", err)
+		return 0, false, fmt.Errorf("read redis epoch: %w", err)
+	}
+	cur, err := p.outbox.Find(ctx, bson.M{
+		"stream":    p.stream,
+		"epoch":     bson.M{"$ne": epoch},
+		"createdAt": bson.M{"$lt": time.Now().Add(-p.opts.RelayGrace)},
+	}, options.Find().
+		SetSort(bson.D{{Key: "createdAt", Value: 1}, {Key: "_id", Value: 1}}).
+		SetLimit(int64(p.opts.RelayBatch)).
+		SetProjection(bson.M{"stream": 1, "event": 1}))
+	if err != nil {
+		return 0, false, fmt.Errorf("read outbox: %w", err)
 	}
 	var docs []outboxDoc
 	if err := cur.All(ctx, &docs); err != nil {
-		return 0, fmt.Errorf("read outbox: %w", err)
+		return 0, false, fmt.Errorf("read outbox: %w", err)
 	}
 	if len(docs) == 0 {
-		return 0, nil
+		return 0, false, nil
 	}
 	batch := make([]pending, len(docs))
 	for i, d := range docs {
 		batch[i] = pending{id: d.ID, stream: d.Stream, payload: d.Event}
 	}
-	failed, sendErr := p.xadd(ctx, batch)
-	sent := sentIDs(batch, failed)
-	if len(sent) > 0 {
-		if _, err := p.outbox.DeleteMany(ctx, bson.M{"_id": bson.M{"$in": sent}}); err != nil {
-			return 0, fmt.Errorf("delete relayed events: %w", err)
-		}
+	moved, err = p.send(ctx, batch)
+	if err != nil {
+		return moved, false, fmt.Errorf("relay to redis: %w", err)
 	}
-	if sendErr != nil {
-		return len(sent), fmt.Errorf("relay to redis: %w", sendErr)
-	}
-	return len(sent), nil
+	return moved, len(docs) == p.opts.RelayBatch, nil
 }
 
-// sentIDs are the ids of batch that are not in failed.
-func sentIDs(batch, failed []pending) []string {
-	bad := make(map[string]bool, len(failed))
-	for _, f := range failed {
-		bad[f.id] = true
+// epoch returns the current Redis's epoch, creating it when missing.
+func (p *Publisher) epoch(ctx context.Context) (string, error) {
+	pipe := p.rdb.Pipeline()
+	get := queueEpoch(ctx, pipe)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return "", err
 	}
-	ids := make([]string, 0, len(batch))
-	for _, e := range batch {
-		if !bad[e.id] {
-			ids = append(ids, e.id)
-		}
-	}
-	return ids
+	return get.Val(), nil
 }

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 func TestParseLevel(t *testing.T) {
@@ -85,6 +88,34 @@ func TestNewAddsServiceAndTrace(t *testing.T) {
 			}
 			if got, _ := rec["span_id"].(string); got != tt.wantSpan {
 				t.Errorf("span_id = %q, want %q", got, tt.wantSpan)
+			}
+		})
+	}
+}
+
+func TestServiceFromContextOnce(t *testing.T) {
+	ctx := telemetry.WithService(context.Background(), "svc-ctx")
+	tests := []struct {
+		name   string
+		logger func(*bytes.Buffer) *slog.Logger
+		want   string
+	}{
+		{"host logger takes the context's service", func(b *bytes.Buffer) *slog.Logger { return New(b, slog.LevelInfo, "") }, "svc-ctx"},
+		{"a named logger keeps its own", func(b *bytes.Buffer) *slog.Logger { return New(b, slog.LevelInfo, "svc-own") }, "svc-own"},
+		{"a service added with With", func(b *bytes.Buffer) *slog.Logger {
+			return New(b, slog.LevelInfo, "").With(ServiceKey, "svc-with")
+		}, "svc-with"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			tt.logger(&buf).InfoContext(ctx, "hello")
+			line := buf.String()
+			if n := strings.Count(line, `"service":`); n != 1 {
+				t.Fatalf("service key %d times: %s", n, line)
+			}
+			if !strings.Contains(line, `"service":"`+tt.want+`"`) {
+				t.Fatalf("want service %s: %s", tt.want, line)
 			}
 		})
 	}

@@ -37,15 +37,37 @@ func newMonitor(tp trace.TracerProvider) *event.CommandMonitor {
 
 // started opens a span as a child of the caller's span. Command bodies are
 // deliberately not recorded: they hold customer data.
+// The statement is the command and its collection ("find users"), the
+// same shape as the Redis spans' command and key pattern.
 func (m *monitor) started(ctx context.Context, e *event.CommandStartedEvent) {
+	attrs := []attribute.KeyValue{
+		attribute.String("db.system", "mongodb"),
+		attribute.String("db.name", e.DatabaseName),
+		attribute.String("db.operation", e.CommandName),
+	}
+	statement := e.CommandName
+	if coll := collectionOf(e); coll != "" {
+		attrs = append(attrs, attribute.String("db.collection.name", coll))
+		statement += " " + coll
+	}
 	_, span := m.tracer.Start(ctx, "mongodb."+e.CommandName,
 		trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(
-			attribute.String("db.system", "mongodb"),
-			attribute.String("db.name", e.DatabaseName),
-			attribute.String("db.operation", e.CommandName),
-		))
+		trace.WithAttributes(append(attrs, attribute.String("db.statement", statement))...))
 	m.spans.Store(spanKey{e.ConnectionID, e.RequestID}, span)
+}
+
+// collectionOf is the collection a command names as its first field's
+// value ({find: "users", ...}), or "" for commands on none (ping, hello).
+func collectionOf(e *event.CommandStartedEvent) string {
+	first, err := e.Command.IndexErr(0)
+	if err != nil {
+		return ""
+	}
+	coll, ok := first.Value().StringValueOK()
+	if !ok || first.Key() != e.CommandName {
+		return ""
+	}
+	return coll
 }
 
 func (m *monitor) succeeded(_ context.Context, e *event.CommandSucceededEvent) {

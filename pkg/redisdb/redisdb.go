@@ -13,6 +13,16 @@ import (
 // pingTimeout bounds start-up so an unreachable Redis fails fast.
 const pingTimeout = 5 * time.Second
 
+// Instrument traces every command of client as a child of the caller's
+// span, with the statement reduced to command and key patterns.
+func Instrument(client *redis.Client) error {
+	if err := redisotel.InstrumentTracing(client, redisotel.WithDBStatement(false)); err != nil {
+		return fmt.Errorf("redisdb: tracing: %w", err)
+	}
+	client.AddHook(statementHook{})
+	return nil
+}
+
 // Connect parses a redis:// (or rediss://) URL, traces every command as a
 // child of the caller's span and pings before returning.
 func Connect(ctx context.Context, url string) (*redis.Client, error) {
@@ -21,9 +31,9 @@ func Connect(ctx context.Context, url string) (*redis.Client, error) {
 		return nil, fmt.Errorf("redisdb: parse url: %w", err)
 	}
 	client := redis.NewClient(opts)
-	if err := redisotel.InstrumentTracing(client); err != nil {
+	if err := Instrument(client); err != nil {
 		_ = client.Close()
-		return nil, fmt.Errorf("redisdb: tracing: %w", err)
+		return nil, err
 	}
 	pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()

@@ -49,18 +49,20 @@ type Build func(ctx context.Context, d Deps) (Service, error)
 // Main runs the service until SIGINT/SIGTERM and exits 1 on failure. cfg
 // points at the service's Config; settings reads its common fields once it
 // is loaded.
-func Main(name string, cfg any, settings func() Settings, build Build) {
+func Main(svc telemetry.Service, cfg any, settings func() Settings, build Build) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := Run(ctx, name, cfg, settings, build); err != nil {
+	if err := Run(ctx, svc, cfg, settings, build); err != nil {
 		slog.ErrorContext(ctx, "exit", "error", err)
 		stop()
 		os.Exit(1)
 	}
 }
 
-// Run is Main without the process concerns.
-func Run(ctx context.Context, name string, cfg any, settings func() Settings, build Build) error {
+// Run is Main without the process concerns. Everything it starts belongs
+// to svc in logs, traces and metrics.
+func Run(ctx context.Context, svc telemetry.Service, cfg any, settings func() Settings, build Build) error {
+	ctx = telemetry.WithService(ctx, svc.Name)
 	if err := config.Load(ctx, cfg); err != nil {
 		return err
 	}
@@ -70,11 +72,11 @@ func Run(ctx context.Context, name string, cfg any, settings func() Settings, bu
 		}
 	}
 	s := settings()
-	logger := logging.New(os.Stdout, logging.ParseLevel(s.LogLevel), name)
+	logger := logging.New(os.Stdout, logging.ParseLevel(s.LogLevel), svc.Name)
 	slog.SetDefault(logger)
-	config.Log(ctx, logger, "configuration", cfg)
+	config.Log(ctx, logger, "configuration", cfg, "version", svc.Version)
 
-	shutdownTelemetry, err := telemetry.Setup(ctx, name)
+	shutdownTelemetry, err := telemetry.Setup(ctx, svc)
 	if err != nil {
 		return err
 	}
@@ -91,11 +93,11 @@ func Run(ctx context.Context, name string, cfg any, settings func() Settings, bu
 	}
 	defer func() { _ = rdb.Close() }()
 
-	svc, err := build(ctx, Deps{DB: mc.Database(s.MongoDB), Redis: rdb, Logger: logger})
+	built, err := build(ctx, Deps{DB: mc.Database(s.MongoDB), Redis: rdb, Logger: logger})
 	if err != nil {
 		return err
 	}
-	if c, ok := svc.(interface{ Close() }); ok {
+	if c, ok := built.(interface{ Close() }); ok {
 		defer c.Close() // deferred last, so it runs before the clients close
 	}
 	srv, err := server.Listen(s.ListenAddr)
@@ -103,5 +105,5 @@ func Run(ctx context.Context, name string, cfg any, settings func() Settings, bu
 		return err
 	}
 	logger.InfoContext(ctx, "listening", "addr", srv.Addr())
-	return srv.Serve(ctx, svc.Handler())
+	return srv.Serve(ctx, built.Handler())
 }

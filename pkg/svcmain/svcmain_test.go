@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 type cfg struct {
@@ -19,7 +21,7 @@ func TestRunStopsOnBadConfigurationBeforeBuilding(t *testing.T) {
 	built := false
 	build := func(context.Context, Deps) (Service, error) { built = true; return nil, nil }
 	var c storesCfg
-	err := Run(context.Background(), "t", &c, func() Settings { return Settings{} }, build)
+	err := Run(context.Background(), telemetry.Service{Name: "t"}, &c, func() Settings { return Settings{} }, build)
 	if err == nil || !strings.Contains(err.Error(), "MONGO_URI is required") {
 		t.Fatalf("err = %v", err)
 	}
@@ -37,7 +39,7 @@ func TestRunFailsWhenStoresAreUnreachable(t *testing.T) {
 		}
 		return Settings{MongoURI: "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=200&connectTimeoutMS=200", RedisURL: "redis://127.0.0.1:1"}
 	}
-	if err := Run(context.Background(), "t", &c, settings, build); err == nil {
+	if err := Run(context.Background(), telemetry.Service{Name: "t"}, &c, settings, build); err == nil {
 		t.Fatal("want an error for unreachable MongoDB")
 	}
 }

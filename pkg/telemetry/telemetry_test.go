@@ -27,7 +27,7 @@ func restoreGlobals(t *testing.T) {
 func TestSetupPropagatesWithoutEndpoint(t *testing.T) {
 	restoreGlobals(t)
 	t.Setenv(EndpointEnv, "")
-	shutdown, err := Setup(context.Background(), "svc-test")
+	shutdown, err := Setup(context.Background(), Service{Name: "svc-test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestSetupPropagatesWithoutEndpoint(t *testing.T) {
 			if !tt.wantValid {
 				return
 			}
-			// The no-op provider keeps the remote parent in a child's context,
+			// A child of the remote parent keeps its trace id,
 			// so outgoing calls carry the caller's trace id.
 			ctx, span := otel.Tracer("t").Start(ctx, "child")
 			defer span.End()
@@ -80,7 +80,7 @@ func TestSetupExportsWithEndpoint(t *testing.T) {
 	t.Setenv(EndpointEnv, srv.URL)
 
 	ctx := context.Background()
-	shutdown, err := Setup(ctx, "svc-test")
+	shutdown, err := Setup(ctx, Service{Name: "svc-test"})
 	if err != nil {
 		t.Fatal(err)
 	}

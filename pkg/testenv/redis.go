@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -78,4 +79,17 @@ func startMiniredis(t testing.TB) string {
 	}
 	t.Cleanup(stop)
 	return url
+}
+
+// DeadRedis returns a client for a loopback port nobody listens on, failing
+// fast: Redis down, as the services see it. Closed when t ends.
+func DeadRedis(t testing.TB) *redis.Client {
+	t.Helper()
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }

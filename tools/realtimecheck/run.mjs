@@ -5,8 +5,9 @@
 import { scenarios as yws } from './yws.mjs'
 import { scenarios as hp } from './hocuspocus.mjs'
 import { scenarios as tiptap } from './tiptap.mjs'
+import { scenarios as live } from './livestate.mjs'
 
-const all = { ...yws, ...hp, ...tiptap }
+const all = { ...yws, ...hp, ...tiptap, ...live }
 const [name, raw] = process.argv.slice(2)
 const run = all[name]
 if (!run) {

@@ -14,7 +14,9 @@ import (
 
 	"github.com/opencollab/backend/gateway"
 	"github.com/opencollab/backend/pkg/config"
+	"github.com/opencollab/backend/pkg/logging"
 	"github.com/opencollab/backend/pkg/server"
+	"github.com/opencollab/backend/pkg/telemetry"
 	svcactivity "github.com/opencollab/backend/svc-activity"
 	svccontent "github.com/opencollab/backend/svc-content"
 	svcidentity "github.com/opencollab/backend/svc-identity"
@@ -81,21 +83,35 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 	// out a blocking Redis read.
 	defer func() { s.stops = append(s.stops, func() { closeAll(closers) }) }()
 	for _, name := range hosted {
+		sctx := telemetry.WithService(ctx, "svc-"+name)
 		for _, ln := range listeners[name] {
-			svc, err := build(ctx, name, w)
+			svc, err := build(sctx, name, w)
 			if err != nil {
 				return fmt.Errorf("svc-%s: %w", name, err)
 			}
 			closers = append(closers, svc.Close)
 			s.ServiceRoutes[name] = svc.Routes()
-			s.serveOn(ctx, ln, svc.Handler())
+			s.serveOn(sctx, ln, svc.Handler())
 		}
 	}
-	gw, err := newGateway(ctx, w)
+	return s.startGateway(telemetry.WithService(ctx, gateway.Name), w)
+}
+
+// startGateway serves the gateway, and its /metrics when METRICS_ADDR is
+// among the settings (Options.Env).
+func (s *System) startGateway(ctx context.Context, w wiring) error {
+	gw, metricsAddr, err := newGateway(ctx, w)
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
-	s.GatewayURL, err = s.serve(ctx, o.GatewayAddr, gw.Handler())
+	if metricsAddr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", telemetry.MetricsHandler())
+		if s.MetricsURL, err = s.serve(ctx, metricsAddr, mux); err != nil {
+			return err
+		}
+	}
+	s.GatewayURL, err = s.serve(ctx, w.o.GatewayAddr, gw.Handler())
 	return err
 }
 
@@ -125,19 +141,22 @@ type hostedService interface {
 	Close()
 }
 
-// build constructs one service from its defaults plus the local wiring.
+// build constructs one service from its settings (Options.Env, else the
+// defaults) plus the local wiring: store addresses, the internal secret,
+// the other services' addresses and the bootstrap credentials are the
+// stack's. ctx is marked with the service already.
 func build(ctx context.Context, name string, w wiring) (hostedService, error) {
-	log := w.o.Logger.With("service", "svc-"+name)
+	log := w.o.Logger.With(logging.ServiceKey, "svc-"+name)
 	switch name {
 	case "workspace":
 		var c svcworkspace.Config
-		if err := config.Defaults(ctx, &c); err != nil {
+		if err := config.Read(ctx, &c, w.o.Env); err != nil {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
 		c.BootstrapAPIKey, c.BootstrapAuthToken = w.o.Credentials.APIKey, w.o.Credentials.AuthToken
 		c.DataEncryptionKey = w.o.Credentials.DataKey
-		c.WebhookAllowPrivateTargets = w.o.WebhookAllowPrivateTargets
+		c.WebhookAllowPrivateTargets = c.WebhookAllowPrivateTargets || w.o.WebhookAllowPrivateTargets
 		svc, err := svcworkspace.New(ctx, c, svcworkspace.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
 			return nil, err
@@ -145,11 +164,12 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		return svc, nil
 	case "identity":
 		var c svcidentity.Config
-		if err := config.Defaults(ctx, &c); err != nil {
+		if err := config.Read(ctx, &c, w.o.Env); err != nil {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
 		c.WorkspaceURL, c.ContentURL, c.NotifyURL = w.urls["workspace"], w.urls["content"], w.urls["notify"]
+		c.ActivityURL = w.urls["activity"]
 		svc, err := svcidentity.New(ctx, c, svcidentity.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
 			return nil, err
@@ -157,7 +177,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		return svc, nil
 	case "activity":
 		var c svcactivity.Config
-		if err := config.Defaults(ctx, &c); err != nil {
+		if err := config.Read(ctx, &c, w.o.Env); err != nil {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
@@ -168,7 +188,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		return svc, nil
 	case "notify":
 		var c svcnotify.Config
-		if err := config.Defaults(ctx, &c); err != nil {
+		if err := config.Read(ctx, &c, w.o.Env); err != nil {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
@@ -179,7 +199,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		return svc, nil
 	case "content":
 		var c svccontent.Config
-		if err := config.Defaults(ctx, &c); err != nil {
+		if err := config.Read(ctx, &c, w.o.Env); err != nil {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
@@ -191,11 +211,13 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		return svc, nil
 	case "memory":
 		var c svcmemory.Config
-		if err := config.Defaults(ctx, &c); err != nil {
+		if err := config.Read(ctx, &c, w.o.Env); err != nil {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
-		c.IndexSnapshotDir = filepath.Join(w.o.DataDir, "memory-index")
+		if c.IndexSnapshotDir == "" {
+			c.IndexSnapshotDir = filepath.Join(w.o.DataDir, "memory-index")
+		}
 		svc, err := svcmemory.New(ctx, c, svcmemory.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
 			return nil, err
@@ -205,10 +227,13 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 	return nil, fmt.Errorf("unknown service %q", name)
 }
 
-func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, error) {
+func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, string, error) {
 	var c gateway.Config
-	if err := config.Defaults(ctx, &c); err != nil {
-		return nil, err
+	if err := config.Read(ctx, &c, w.o.Env); err != nil {
+		return nil, "", err
+	}
+	if w.o.Env == nil {
+		c.MetricsAddr = ""
 	}
 	c.InternalSecret, c.RedisURL = w.secret, w.redisURL
 	c.OperatorToken = w.o.Credentials.OperatorToken
@@ -220,7 +245,8 @@ func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, error) {
 	case w.o.RateLimitPerSecond < 0:
 		c.RateLimitPerSecond = 0
 	}
-	return gateway.New(c, gateway.Deps{Redis: w.rdb, Logger: w.o.Logger.With("service", "gateway")})
+	gw, err := gateway.New(c, gateway.Deps{Redis: w.rdb, Logger: w.o.Logger.With(logging.ServiceKey, gateway.Name)})
+	return gw, c.MetricsAddr, err
 }
 
 func closeAll(closers []func()) {
@@ -236,4 +262,19 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// TelemetryServices are the services of the stack, each with its version,
+// for telemetry.Setup; host is the first, for what belongs to none.
+func TelemetryServices(host string) []telemetry.Service {
+	return []telemetry.Service{
+		{Name: host},
+		{Name: gateway.Name, Version: gateway.Version},
+		{Name: svcworkspace.Name, Version: svcworkspace.Version},
+		{Name: svcidentity.Name, Version: svcidentity.Version},
+		{Name: svcactivity.Name, Version: svcactivity.Version},
+		{Name: svcnotify.Name, Version: svcnotify.Version},
+		{Name: svccontent.Name, Version: svccontent.Version},
+		{Name: svcmemory.Name, Version: svcmemory.Version},
+	}
 }

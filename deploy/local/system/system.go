@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sethvargo/go-envconfig"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"golang.org/x/sync/errgroup"
 
@@ -30,14 +31,21 @@ type Options struct {
 	RedisURL    string // empty: in-process Redis
 	DBPrefix    string // prefix of every service database name, default "collab_"
 	Credentials Credentials
-	// RateLimitPerSecond per API key; 0 keeps the gateway default, <0 disables.
+	// Env is where every service's settings come from, with the meaning
+	// they have for the service's own binary (docs/settings.md); the stack
+	// wires the store addresses, secrets and service addresses itself. Nil:
+	// each setting's default.
+	Env envconfig.Lookuper
+	// RateLimitPerSecond overrides RATE_LIMIT_PER_SECOND for tests and
+	// benchmarks: 0 keeps the setting, <0 disables the limit.
 	RateLimitPerSecond int
 	// Services names the services to host (workspace, identity, activity,
 	// notify, content, memory); empty hosts all. The gateway answers
 	// UNAVAILABLE for the prefixes of those left out. Workspace is required.
 	Services []string
 	// WebhookAllowPrivateTargets lets webhooks reach loopback and private
-	// addresses (tests with local receivers); off by default.
+	// addresses (tests with local receivers), as does the setting
+	// WEBHOOK_ALLOW_PRIVATE_TARGETS=true; off by default.
 	WebhookAllowPrivateTargets bool
 	// ContentReplicas runs svc-content as this many replicas behind a
 	// round-robin balancer (0 or 1: one), as a cluster would.
@@ -48,6 +56,7 @@ type Options struct {
 // System is a running backend.
 type System struct {
 	GatewayURL  string
+	MetricsURL  string // the gateway's /metrics listener, if any
 	ServiceURLs map[string]string
 	// ServiceRoutes are each hosted service's routes, "METHOD /path"
 	// (the OpenAPI drift test reads them).

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http"
 	"testing"
 
 	"github.com/opencollab/backend/pkg/testenv"
@@ -105,14 +104,6 @@ func (r *running) stop(t *testing.T) {
 
 func (r *running) post(t *testing.T, path, body string) (int, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, r.sys.GatewayURL+path, bytes.NewBufferString(body))
-	req.Header.Set("x-svc-api-key", r.sys.Credentials.APIKey)
-	req.Header.Set("x-svc-auth-token", r.sys.Credentials.AuthToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	code, _, b := r.postWithHeaders(t, path, body)
+	return code, b
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -28,15 +29,16 @@ func main() {
 }
 
 func realMain(ctx context.Context) error {
+	ctx = telemetry.WithService(ctx, gateway.Name)
 	var cfg gateway.Config
 	if err := config.Load(ctx, &cfg); err != nil {
 		return err
 	}
-	logger := logging.New(os.Stdout, logging.ParseLevel(cfg.LogLevel), "gateway")
+	logger := logging.New(os.Stdout, logging.ParseLevel(cfg.LogLevel), gateway.Name)
 	slog.SetDefault(logger)
-	config.Log(ctx, logger, "configuration", &cfg)
+	config.Log(ctx, logger, "configuration", &cfg, "version", gateway.Version)
 
-	shutdownTelemetry, err := telemetry.Setup(ctx, "gateway")
+	shutdownTelemetry, err := telemetry.Setup(ctx, telemetry.Service{Name: gateway.Name, Version: gateway.Version})
 	if err != nil {
 		return err
 	}
@@ -58,13 +60,36 @@ func realMain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.Listen(cfg.ListenAddr)
+	if err := serveMetrics(ctx, cfg.MetricsAddr); err != nil {
+		return err
+	}
+	srv, err := gateway.ListenInbound(cfg.HTTPServer, cfg.ListenAddr)
 	if err != nil {
 		return err
 	}
-	logger.InfoContext(ctx, "listening", "addr", srv.Addr())
+	logger.InfoContext(ctx, "listening", "addr", srv.Addr(), "server", cfg.HTTPServer)
 	err = srv.Serve(ctx, gw.Handler())
 	// WebSocket tunnels are not part of the HTTP drain: they close after it.
 	gw.Close()
 	return err
+}
+
+// serveMetrics serves /metrics on addr until ctx ends; "" serves nothing.
+func serveMetrics(ctx context.Context, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	srv, err := server.Listen(addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", telemetry.MetricsHandler())
+	go func() {
+		if err := srv.Serve(ctx, mux); err != nil {
+			slog.ErrorContext(ctx, "metrics listener stopped", "error", err)
+		}
+	}()
+	slog.InfoContext(ctx, "serving metrics", "addr", srv.Addr())
+	return nil
 }

@@ -124,6 +124,7 @@ type Store interface {
 	MoveDocument(ctx context.Context, ws, org, from, to string) (int64, error)
 	// HasDocumentData reports whether ws has a record of doc in org.
 	HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error)
+	UserEraseStore
 }
 
 // ErrImmutable is what the store returns when a write meets an immutable

@@ -40,6 +40,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *activity.Service, g
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(MigratePath, handleMigrate(svc))
 	internal.POST(HasDataPath, handleHasData(svc))
+	internal.POST(ErasePath, handleErase(svc))
 }
 
 // requireFeature runs before decoding: a workspace without the feature

@@ -55,9 +55,6 @@ type AddItemResult struct {
 // errExists is addOne's answer for an annotationId already in use.
 var errExists = errors.New("annotation already exists")
 
-// GeneratedKey keys the result of an item without a caller annotationId.
-func GeneratedKey(index int) string { return fmt.Sprintf("%sitem:%d", ReservedPrefix, index) }
-
 func (r *AddRequest) validate() error {
 	if r.VerifyUserPermissions {
 		return invalid("field verifyUserPermissions is not supported: author access is not verified by this service; omit it or send false")
@@ -118,11 +115,10 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 	out := make(map[string]AddItemResult, len(req.CommentAnnotations))
 	events := s.batch()
 	defer events.publish(ctx) // also for the items written before a failure
-	for i, item := range req.CommentAnnotations {
+	for _, item := range req.CommentAnnotations {
+		// An item without an annotationId is keyed by the id generated for
+		// it, so a caller can find its annotation in the answer.
 		key := item.AnnotationID
-		if key == "" {
-			key = GeneratedKey(i)
-		}
 		a, err := s.addOne(ctx, Scope{ws, req.OrganizationID, req.DocumentID}, item)
 		if err != nil {
 			if !errors.Is(err, errExists) {
@@ -135,6 +131,9 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 		ids := make([]int64, len(a.Comments))
 		for j, c := range a.Comments {
 			ids[j] = c.CommentID
+		}
+		if key == "" {
+			key = a.AnnotationID
 		}
 		out[key] = AddItemResult{Success: true, AnnotationID: a.AnnotationID, CommentIDs: ids, Message: "Annotation added."}
 		root := item.CommentData[0]

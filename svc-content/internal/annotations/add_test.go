@@ -22,7 +22,16 @@ func TestAddStoresAnnotationsAndReportsEachItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, second := res["a1"], res[GeneratedKey(1)]
+	first := res["a1"]
+	var second AddItemResult
+	for k, v := range res {
+		if k != "a1" {
+			if k != v.AnnotationID || strings.HasPrefix(k, ReservedPrefix) {
+				t.Fatalf("generated item keyed %q, not by its id %q", k, v.AnnotationID)
+			}
+			second = v
+		}
+	}
 	if !first.Success || first.AnnotationID != "a1" || !slices.Equal(first.CommentIDs, []int64{1, 10}) {
 		t.Fatalf("a1 result = %+v", first)
 	}

@@ -7,34 +7,38 @@ import (
 
 // AnnotationView is a CommentAnnotation as the API returns it (§7.2).
 type AnnotationView struct {
-	AnnotationID          string         `json:"annotationId"`
-	AnnotationNumber      int64          `json:"annotationNumber"`
-	Type                  string         `json:"type"`
-	CommentType           string         `json:"commentType,omitempty"`
-	SourceType            string         `json:"sourceType"`
-	OrganizationID        string         `json:"organizationId"`
-	DocumentID            string         `json:"documentId"`
-	Metadata              map[string]any `json:"metadata"`
-	CreatedAt             int64          `json:"createdAt"`
-	LastUpdated           int64          `json:"lastUpdated"`
-	HasDraftComments      bool           `json:"hasDraftComments"`
-	LocationID            *int64         `json:"locationId,omitempty"`
-	Location              map[string]any `json:"location,omitempty"`
-	TargetElement         map[string]any `json:"targetElement,omitempty"`
-	Context               map[string]any `json:"context,omitempty"`
-	VisibilityConfig      map[string]any `json:"visibilityConfig,omitempty"`
-	From                  User           `json:"from,omitempty"`
-	Comments              []CommentView  `json:"comments"`
-	Status                map[string]any `json:"status"`
-	Priority              map[string]any `json:"priority,omitempty"`
-	AssignedTo            User           `json:"assignedTo,omitempty"`
-	ResolvedByUserID      string         `json:"resolvedByUserId,omitempty"`
-	ResolvedByUser        User           `json:"resolvedByUser,omitempty"`
-	StatusUpdatedByUserID string         `json:"statusUpdatedByUserId,omitempty"`
-	Suggestion            map[string]any `json:"suggestion,omitempty"`
-	ReactionAnnotations   []ReactionView `json:"reactionAnnotations"`
-	InvolvedUserIDs       []string       `json:"involvedUserIds"`
-	MentionedUserIDs      []string       `json:"mentionedUserIds"`
+	AnnotationID          string                  `json:"annotationId"`
+	AnnotationNumber      int64                   `json:"annotationNumber"`
+	AnnotationIndex       int64                   `json:"annotationIndex"`
+	Type                  string                  `json:"type"`
+	CommentType           string                  `json:"commentType,omitempty"`
+	SourceType            string                  `json:"sourceType"`
+	OrganizationID        string                  `json:"organizationId"`
+	DocumentID            string                  `json:"documentId"`
+	Metadata              map[string]any          `json:"metadata"`
+	CreatedAt             int64                   `json:"createdAt"`
+	LastUpdated           int64                   `json:"lastUpdated"`
+	HasDraftComments      bool                    `json:"hasDraftComments"`
+	LocationID            *int64                  `json:"locationId,omitempty"`
+	Location              map[string]any          `json:"location,omitempty"`
+	TargetElement         map[string]any          `json:"targetElement,omitempty"`
+	Context               map[string]any          `json:"context,omitempty"`
+	VisibilityConfig      map[string]any          `json:"visibilityConfig"`
+	SubscribedUsers       map[string]Subscription `json:"subscribedUsers"`
+	UnsubscribedUsers     map[string]Subscription `json:"unsubscribedUsers"`
+	SubscribedGroups      map[string]any          `json:"subscribedGroups"`
+	From                  User                    `json:"from,omitempty"`
+	Comments              []CommentView           `json:"comments"`
+	Status                map[string]any          `json:"status"`
+	Priority              map[string]any          `json:"priority,omitempty"`
+	AssignedTo            User                    `json:"assignedTo,omitempty"`
+	ResolvedByUserID      string                  `json:"resolvedByUserId,omitempty"`
+	ResolvedByUser        User                    `json:"resolvedByUser,omitempty"`
+	StatusUpdatedByUserID string                  `json:"statusUpdatedByUserId,omitempty"`
+	Suggestion            map[string]any          `json:"suggestion,omitempty"`
+	ReactionAnnotations   []ReactionView          `json:"reactionAnnotations"`
+	InvolvedUserIDs       []string                `json:"involvedUserIds"`
+	MentionedUserIDs      []string                `json:"mentionedUserIds"`
 }
 
 // CommentView is a Comment as the API returns it (§7.3): lastUpdated is an
@@ -76,13 +80,15 @@ type ReactionUserView struct {
 // View renders the annotation as the API returns it.
 func (a *Annotation) View() AnnotationView {
 	v := AnnotationView{
-		AnnotationID: a.AnnotationID, AnnotationNumber: a.AnnotationNumber, Type: a.Type,
+		// The index is the document-wide ordinal, the same as the number.
+		AnnotationID: a.AnnotationID, AnnotationNumber: a.AnnotationNumber, AnnotationIndex: a.AnnotationNumber, Type: a.Type,
 		CommentType: a.CommentType, SourceType: a.SourceType,
 		OrganizationID: a.OrganizationID, DocumentID: a.DocumentID,
 		Metadata:  map[string]any{"organizationId": a.OrganizationID, "documentId": a.DocumentID},
 		CreatedAt: a.CreatedAt, LastUpdated: a.LastUpdated,
 		LocationID: locationID(a.Location), Location: a.Location, TargetElement: a.TargetElement,
-		Context: a.Context, VisibilityConfig: a.VisibilityConfig, From: a.From,
+		Context: a.Context, VisibilityConfig: visibilityOrDefault(a.VisibilityConfig), From: a.From,
+		SubscribedUsers: a.subscribers(), UnsubscribedUsers: map[string]Subscription{}, SubscribedGroups: map[string]any{},
 		Comments: make([]CommentView, 0, len(a.Comments)), Status: a.Status, Priority: a.Priority,
 		AssignedTo: a.AssignedTo, ResolvedByUserID: a.ResolvedByUserID, ResolvedByUser: a.ResolvedByUser,
 		StatusUpdatedByUserID: a.StatusUpdatedByUserID, Suggestion: a.Suggestion,

@@ -17,6 +17,7 @@ import (
 func annotationRoutes(g gin.IRoutes, svc *annotations.Service, checker *features.Checker) {
 	g.POST("/v2/commentannotations/add", api.Handle(annotationOp(svc.Add, "Annotations added.")))
 	g.POST("/v2/commentannotations/get", handleAnnotationsGet(svc, checker))
+	g.POST("/v2/commentannotations/count/get", advancedQuery(checker, annotationOp(svc.Count, "Comment count retrieved successfully.")))
 	g.POST("/v2/commentannotations/update", api.Handle(annotationOp(svc.Update, "Annotations updated.")))
 	g.POST("/v2/commentannotations/delete", api.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
 	g.POST("/v2/commentannotations/comments/add", api.Handle(annotationOp(svc.AddComments, "Comments added.")))

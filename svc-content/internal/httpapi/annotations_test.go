@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -153,7 +154,16 @@ func TestAnnotationOperationShapes(t *testing.T) {
 			"commentData": []any{map[string]any{"commentText": "hi {{bob}}", "commentHtml": "<b>hi</b>", "from": annUser("alice")}}},
 		map[string]any{"commentData": []any{map[string]any{"commentText": "generated", "from": annUser("bob")}}},
 	}}))
-	a1, gen := add.dataMap()["a1"].(map[string]any), add.dataMap()["__svc_item:1"].(map[string]any)
+	a1 := add.dataMap()["a1"].(map[string]any)
+	var gen map[string]any
+	for k, v := range add.dataMap() {
+		if k != "a1" {
+			gen = v.(map[string]any)
+			if gen["annotationId"] != k || strings.Contains(add.raw, "__svc_") {
+				t.Fatalf("generated item keyed %q: %s", k, add.raw)
+			}
+		}
+	}
 	if a1["success"] != true || a1["annotationId"] != "a1" || fmt.Sprint(a1["commentIds"]) != "[1]" || gen["success"] != true {
 		t.Fatalf("add data = %s", add.raw)
 	}
@@ -174,6 +184,22 @@ func TestAnnotationOperationShapes(t *testing.T) {
 	}
 	if !strings.Contains(get.raw, `"commentHtml":"<b>hi</b>"`) {
 		t.Fatalf("HTML must be sent unescaped: %s", get.raw)
+	}
+	// The hosted product's thread fields: alice wrote, bob was mentioned.
+	subs, _ := ann["subscribedUsers"].(map[string]any)
+	var subscribed []string
+	for _, v := range subs {
+		sub := v.(map[string]any)
+		if sub["type"] != "auto" {
+			t.Fatalf("subscription = %v", sub)
+		}
+		subscribed = append(subscribed, sub["user"].(map[string]any)["userId"].(string))
+	}
+	slices.Sort(subscribed)
+	if ann["annotationIndex"] != float64(1) || fmt.Sprint(subscribed) != "[alice bob]" ||
+		fmt.Sprint(ann["unsubscribedUsers"]) != "map[]" || fmt.Sprint(ann["subscribedGroups"]) != "map[]" ||
+		ann["visibilityConfig"].(map[string]any)["type"] != "public" {
+		t.Fatalf("thread fields = %v", ann)
 	}
 
 	upd := e.ok(annPath+"update", annDoc(map[string]any{"annotationIds": []any{"a1", "nope"},
@@ -330,6 +356,33 @@ func TestAnnotationQueriesNeedAdvancedQueries(t *testing.T) {
 		r := e.call("ws1", annPath+op, annDoc(map[string]any{"annotationId": "a1"}))
 		if r.errStatus() != string(api.FailedPrecondition) {
 			t.Errorf("%s without advanced queries: %d %s", op, r.code, r.raw)
+		}
+	}
+}
+
+func TestAnnotationCount(t *testing.T) {
+	e := newAnnEnv(t, features.NewChecker(nil, 0))
+	e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{
+		map[string]any{"commentData": []any{map[string]any{"commentText": "from alice", "from": annUser("alice")}}},
+		map[string]any{"commentData": []any{map[string]any{"commentText": "from bob", "from": annUser("bob")}}},
+		map[string]any{"status": map[string]any{"id": "RESOLVED", "name": "Resolved", "type": "terminal", "color": "#0f0", "lightColor": "#efe", "iconUrl": "https://example.com/i.svg"},
+			"commentData": []any{map[string]any{"commentText": "done", "from": annUser("bob")}}},
+	}}))
+	r := e.ok(annPath+"count/get", map[string]any{"organizationId": "org1", "documentIds": []any{"doc1", "empty"}, "userId": "alice"})
+	if fmt.Sprint(r.dataMap()["doc1"]) != "map[total:3 unread:2]" || fmt.Sprint(r.dataMap()["empty"]) != "map[total:0 unread:0]" {
+		t.Fatalf("count = %s", r.raw)
+	}
+	r = e.ok(annPath+"count/get", map[string]any{"organizationId": "org1", "documentIds": []any{"doc1"}, "userId": "alice", "statusIds": []any{"OPEN"}})
+	if fmt.Sprint(r.dataMap()["doc1"]) != "map[total:2 unread:1]" {
+		t.Fatalf("count by status = %s", r.raw)
+	}
+	for _, bad := range []map[string]any{
+		{"organizationId": "org1", "documentIds": []any{"doc1"}},
+		{"organizationId": "org1", "userId": "a", "documentIds": make([]string, 31)},
+		{"organizationId": "org1", "userId": "a", "documentIds": []any{""}},
+	} {
+		if r := e.call("ws1", annPath+"count/get", bad); r.code != http.StatusBadRequest {
+			t.Fatalf("%v: got %d %s, want INVALID_ARGUMENT", bad, r.code, r.raw)
 		}
 	}
 }

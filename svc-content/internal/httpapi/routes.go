@@ -39,6 +39,7 @@ type Services struct {
 	Migrations  *migration.Service
 	Documents   DocumentData
 	Realtime    Realtime // nil: no realtime sync
+	LiveState   LiveState
 }
 
 // Realtime serves the WebSocket protocols of realtime sync
@@ -59,6 +60,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	public.POST("/v2/organizations/documents/migrate/status", handleMigrationStatus(s.Migrations))
 	crdtRoutes(public, s.CRDT)
 	annotationRoutes(public, s.Annotations, s.Features)
+	public.POST("/v2/livestate/broadcast", handleLiveStateBroadcast(s.LiveState))
 
 	if s.Realtime != nil {
 		// The gateway forwards these upgrades without a workspace; the
@@ -74,4 +76,5 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))
 	internal.POST(HasDataPath, handleDocumentHasData(s.Documents))
 	internal.POST(UserDataPath, handleUserData(s.Annotations))
+	internal.POST(ErasePath, handleErase(s.Annotations))
 }

@@ -15,6 +15,7 @@ import (
 // WriteTimeout, is disconnected: nothing is ever buffered without bound.
 type conn struct {
 	ws       *websocket.Conn
+	out      *batchConn // ws's socket
 	settings *Settings
 
 	mu      sync.Mutex
@@ -32,6 +33,7 @@ type conn struct {
 
 func newConn(ws *websocket.Conn, s *Settings) *conn {
 	c := &conn{ws: ws, settings: s, done: make(chan struct{})}
+	c.out, _ = ws.NetConn().(*batchConn)
 	c.pongSeen.Store(true)
 	ws.SetPongHandler(func(string) error { c.pongSeen.Store(true); return nil })
 	return c
@@ -80,17 +82,50 @@ func (c *conn) flush() {
 		c.mu.Unlock()
 		n := 0
 		for _, b := range batch {
-			_ = c.ws.SetWriteDeadline(time.Now().Add(c.settings.WriteTimeout))
-			if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
+			if err := c.write(b); err != nil {
 				c.abort()
 				return
 			}
 			n += len(b)
 		}
+		if err := c.flushGathered(); err != nil {
+			c.abort()
+			return
+		}
 		c.mu.Lock()
 		c.queued -= n
 		c.mu.Unlock()
 	}
+}
+
+// write frames b; the frames of one flush go out in as few system calls
+// as batchFlushAt allows.
+func (c *conn) write(b []byte) error {
+	deadline := time.Now().Add(c.settings.WriteTimeout)
+	if c.out == nil || len(b) >= batchFlushAt {
+		// A large message goes out on its own, not copied.
+		if err := c.flushGathered(); err != nil {
+			return err
+		}
+		_ = c.ws.SetWriteDeadline(deadline)
+		return c.ws.WriteMessage(websocket.BinaryMessage, b)
+	}
+	c.out.gather()
+	if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
+		return err
+	}
+	if c.out.gathered() >= batchFlushAt {
+		return c.out.flush(deadline)
+	}
+	return nil
+}
+
+// flushGathered writes the frames gathered by write.
+func (c *conn) flushGathered() error {
+	if c.out == nil {
+		return nil
+	}
+	return c.out.flush(time.Now().Add(c.settings.WriteTimeout))
 }
 
 // close ends the connection after what is queued has been written

@@ -132,16 +132,21 @@ func (f *Fanout) dispatch(ch string, msg []byte) {
 const publishTimeout = 5 * time.Second
 
 func (f *Fanout) publish(key DocKey, kind byte, seq uint64, payload []byte) {
+	ctx, cancel := context.WithTimeout(f.hub.ctx, publishTimeout)
+	defer cancel()
+	if err := f.rdb.Publish(ctx, key.channel(), f.message(kind, seq, payload)).Err(); err != nil {
+		f.hub.logger.Warn("realtime: fan-out publish failed; other replicas catch up from the store", "error", err)
+	}
+}
+
+// message encodes one fan-out message of this replica.
+func (f *Fanout) message(kind byte, seq uint64, payload []byte) []byte {
 	e := lib0.Encoder{Buf: make([]byte, 0, len(payload)+32)}
 	e.WriteUint8(kind)
 	e.WriteVarString(f.hub.replica)
 	e.WriteVarUint(seq)
 	e.WriteBytes(payload)
-	ctx, cancel := context.WithTimeout(f.hub.ctx, publishTimeout)
-	defer cancel()
-	if err := f.rdb.Publish(ctx, key.channel(), e.Buf).Err(); err != nil {
-		f.hub.logger.Warn("realtime: fan-out publish failed; other replicas catch up from the store", "error", err)
-	}
+	return e.Buf
 }
 
 // noteRemoteSeq records a replica's sequence number and reports a gap.
@@ -157,10 +162,20 @@ func (r *room) noteRemoteSeq(from string, seq uint64) (gap bool) {
 	return seen && seq != last+1
 }
 
-// publishUpdate fans a stored update of r out to the other replicas.
-func (h *Hub) publishUpdate(r *room, seq uint64, update []byte) {
-	if h.fanout != nil {
-		h.fanout.publish(r.key, fanUpdate, seq, update)
+// publishUpdates fans a committed batch's updates out to the other
+// replicas, pipelined: one Redis round-trip per batch.
+func (h *Hub) publishUpdates(ps []publication) {
+	if h.fanout == nil || len(ps) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, publishTimeout)
+	defer cancel()
+	pipe := h.fanout.rdb.Pipeline()
+	for _, p := range ps {
+		pipe.Publish(ctx, p.key.channel(), h.fanout.message(fanUpdate, p.seq, p.update))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		h.logger.Warn("realtime: fan-out publish failed; other replicas catch up from the store", "error", err)
 	}
 }
 

@@ -43,7 +43,14 @@ func startServer(t *testing.T, store *MemoryStore, rdb *redis.Client, s Settings
 	if store == nil {
 		store = NewMemoryStore()
 	}
-	hub := NewHub(Options{Store: store, Access: fakeAccess{}, Redis: rdb, Settings: s})
+	srv := serveHub(t, NewHub(Options{Store: store, Access: fakeAccess{}, Redis: rdb, Settings: s}))
+	srv.store = store
+	return srv
+}
+
+// serveHub runs hub and serves both its protocols on a loopback server.
+func serveHub(t *testing.T, hub *Hub) *testServer {
+	t.Helper()
 	hub.Run()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v2/crdt/sync/{org}/{doc}/{editor}", func(w http.ResponseWriter, r *http.Request) {
@@ -57,5 +64,5 @@ func startServer(t *testing.T, store *MemoryStore, rdb *redis.Client, s Settings
 		hub.Close(ctx)
 		srv.Close()
 	})
-	return &testServer{hub: hub, store: store, wsBase: realtimetest.WSBase(srv.URL)}
+	return &testServer{hub: hub, wsBase: realtimetest.WSBase(srv.URL)}
 }

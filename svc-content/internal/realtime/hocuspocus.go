@@ -17,7 +17,6 @@ const (
 	hpMaxQueuedMsgs   = 1000
 	hpMaxQueuedBytes  = 5 << 20
 	hpMaxDocsInSocket = 1000
-	hpAuthDeadline    = 30 * time.Second
 )
 
 // hpSocket is one Hocuspocus connection with the documents multiplexed on
@@ -63,7 +62,7 @@ func (h *Hub) ServeHocuspocus(w http.ResponseWriter, req *http.Request) {
 func (h *Hub) serveHP(c *conn) {
 	defer h.untrack(c)
 	s := &hpSocket{hub: h, c: c, ctx: h.ctx, docs: map[string]*hpDoc{}}
-	timer := time.AfterFunc(hpAuthDeadline, s.expireUnauthenticated)
+	timer := time.AfterFunc(h.settings.AuthTimeout, s.expireUnauthenticated)
 	defer timer.Stop()
 	for {
 		msg, err := c.read()

@@ -41,7 +41,7 @@ type Hub struct {
 	logger   *slog.Logger
 	replica  string // this replica's id in fan-out messages
 
-	writers chan struct{} // slots of concurrent store writes
+	committer *committer
 
 	ctx    context.Context // background work; ends with Close
 	cancel context.CancelFunc
@@ -62,7 +62,7 @@ func NewHub(o Options) *Hub {
 		settings: o.Settings.WithDefaults(), logger: o.Logger, replica: rand.Text()[:16],
 		ctx: ctx, cancel: cancel, rooms: map[string]*room{}, conns: map[*conn]struct{}{},
 	}
-	h.writers = make(chan struct{}, h.settings.StoreWriters)
+	h.committer = newCommitter(h)
 	if h.logger == nil {
 		h.logger = slog.Default()
 	}
@@ -79,6 +79,7 @@ func NewHub(o Options) *Hub {
 
 // Run starts the background loops; they stop with Close.
 func (h *Hub) Run() {
+	h.wg.Go(func() { h.committer.run(h.ctx) })
 	h.wg.Go(func() { h.every(h.settings.PingInterval, h.pingAll) })
 	h.wg.Go(func() { h.every(h.settings.CatchUpInterval, h.catchUpAll) })
 	h.wg.Go(func() { h.every(h.settings.AccessRecheck, h.sessions.recheckAll) })
@@ -272,10 +273,8 @@ func (h *Hub) Close(ctx context.Context) {
 		case <-ctx.Done():
 		}
 	}
-	for _, r := range h.allRooms() {
-		for !r.idleCommit() && ctx.Err() == nil {
-			time.Sleep(10 * time.Millisecond)
-		}
+	for !h.committer.drained() && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
 	}
 	h.cancel()
 	h.wg.Wait()

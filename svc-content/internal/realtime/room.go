@@ -19,17 +19,18 @@ type room struct {
 	ready chan struct{} // closed when the stored state is loaded
 	err   error         // the load error, set before ready closes
 
-	mu         sync.Mutex
-	doc        *yjs.Doc
-	captured   [][]byte // updates the doc emitted during the current apply
-	members    map[*member]struct{}
-	aware      map[uint64]*awarenessState
-	pending    []pendingUpdate
-	committing bool
-	broken     bool
-	seq        uint64            // sequence of this replica's fan-out updates
-	remoteSeq  map[string]uint64 // last fan-out sequence seen per replica
-	linger     *time.Timer
+	mu        sync.Mutex
+	doc       *yjs.Doc
+	captured  [][]byte // updates the doc emitted during the current apply
+	members   map[*member]struct{}
+	aware     map[uint64]*awarenessState
+	pending   []pendingUpdate
+	queued    bool // in the committer's queue
+	storing   int  // batches of this room being stored
+	broken    bool
+	seq       uint64            // sequence of this replica's fan-out updates
+	remoteSeq map[string]uint64 // last fan-out sequence seen per replica
+	linger    *time.Timer
 }
 
 func newRoom(h *Hub, key DocKey) *room {
@@ -126,7 +127,12 @@ func (r *room) leave(m *member) {
 func (r *room) idle() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.members) == 0 && !r.committing
+	return len(r.members) == 0 && r.committedLocked()
+}
+
+// committedLocked reports whether nothing of the room waits to be stored.
+func (r *room) committedLocked() bool {
+	return !r.queued && r.storing == 0 && len(r.pending) == 0
 }
 
 // stateVector is the room document's state vector.
@@ -152,7 +158,6 @@ func (r *room) fail(err error) {
 	r.mu.Lock()
 	r.broken = true
 	r.pending = nil
-	r.committing = false
 	members := make([]*member, 0, len(r.members))
 	for m := range r.members {
 		members = append(members, m)
@@ -165,11 +170,11 @@ func (r *room) fail(err error) {
 	}
 }
 
-// idleCommit reports whether no store write is under way.
+// idleCommit reports whether nothing of the room waits to be stored.
 func (r *room) idleCommit() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return !r.committing
+	return r.committedLocked()
 }
 
 // loadFailed reports whether the room could not be loaded; the next client

@@ -64,7 +64,7 @@ func (r *room) knows(update []byte) bool {
 }
 
 // receiveUpdate applies an editor's update and queues it for storing; it
-// is relayed and acknowledged once stored (commit). An update that changes
+// is relayed and acknowledged once stored (see committer). An update that changes
 // nothing is acknowledged at once.
 func (r *room) receiveUpdate(m *member, update []byte) {
 	r.mu.Lock()
@@ -84,11 +84,11 @@ func (r *room) receiveUpdate(m *member, update []byte) {
 		return
 	}
 	r.pending = append(r.pending, pendingUpdate{update: eff, from: m})
-	start := !r.committing
-	r.committing = true
+	enqueue := !r.queued
+	r.queued = true
 	r.mu.Unlock()
-	if start {
-		go r.commit()
+	if enqueue {
+		r.hub.committer.enqueue(r)
 	}
 }
 
@@ -110,78 +110,6 @@ func (r *room) applyLocked(update []byte) ([]byte, error) {
 		return r.captured[0], nil
 	}
 	return yjs.MergeUpdates(r.captured...)
-}
-
-// commit stores the queued updates, a batch at a time (while one write is
-// under way the next batch gathers: group commit), then relays each to the
-// other members here, acknowledges it to its sender and fans it out to the
-// other replicas. Nothing is relayed or acknowledged before it is stored.
-func (r *room) commit() {
-	for {
-		r.mu.Lock()
-		batch := r.pending
-		r.pending = nil
-		if len(batch) == 0 || r.broken {
-			r.committing = false
-			r.mu.Unlock()
-			return
-		}
-		r.mu.Unlock()
-		update, err := r.store(batch)
-		if err != nil {
-			r.fail(err)
-			return
-		}
-		r.mu.Lock()
-		if len(batch) == 1 {
-			r.broadcastLocked(&outbound{body: update}, batch[0].from)
-		} else {
-			// One message for the whole batch, to everybody: a sender
-			// gets its own edits back, which Yjs ignores, and a busy
-			// document costs each member one message per commit.
-			r.broadcastLocked(&outbound{body: update}, nil)
-		}
-		r.seq++
-		seq := r.seq
-		r.mu.Unlock()
-		authors := make([]Author, 0, len(batch))
-		for _, p := range batch {
-			p.from.ack(true)
-			authors = append(authors, p.from.author)
-		}
-		r.hub.publishUpdate(r, seq, update)
-		r.hub.edited(r.key, authors)
-	}
-}
-
-// store writes a batch as one update.
-func (r *room) store(batch []pendingUpdate) ([]byte, error) {
-	update := batch[0].update
-	if len(batch) > 1 {
-		parts := make([][]byte, len(batch))
-		for i, p := range batch {
-			parts[i] = p.update
-		}
-		var err error
-		if update, err = yjs.MergeUpdates(parts...); err != nil {
-			return nil, fmt.Errorf("merge updates: %w", err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(r.hub.ctx, storeTimeout)
-	defer cancel()
-	// A few writes at a time per replica: the rooms' batches then grow
-	// while they wait (group commit) instead of every room contending
-	// for the database at once.
-	select {
-	case r.hub.writers <- struct{}{}:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("store update: %w", ctx.Err())
-	}
-	defer func() { <-r.hub.writers }()
-	if err := r.hub.store.Append(ctx, r.key, update, batch[len(batch)-1].from.author); err != nil {
-		return nil, fmt.Errorf("store update: %w", err)
-	}
-	return update, nil
 }
 
 // applyStored applies an update that is already stored (another replica's

@@ -34,9 +34,9 @@ type Settings struct {
 	// EventDebounce is the quiet time after an edit before the crdt
 	// webhook event (and activity) of an editor is published.
 	EventDebounce time.Duration
-	// StoreWriters bounds the store writes under way at once on a
-	// replica; waiting rooms gather larger batches meanwhile.
-	StoreWriters int
+	// AuthTimeout is how long a Hocuspocus socket may stay open without
+	// any authenticated document before it is closed (4401).
+	AuthTimeout time.Duration
 	// RoomLinger keeps an empty room loaded for this long, so a client
 	// that reconnects finds it warm.
 	RoomLinger time.Duration
@@ -54,7 +54,7 @@ const (
 	DefaultCatchUp         = 30 * time.Second
 	DefaultEventDebounce   = 5 * time.Second
 	DefaultRoomLinger      = 10 * time.Second
-	DefaultStoreWriters    = 64
+	DefaultAuthTimeout     = 30 * time.Second
 )
 
 // WithDefaults fills the zero fields.
@@ -75,23 +75,23 @@ func (s Settings) WithDefaults() Settings {
 	defInt(&s.SendQueueBytes, DefaultSendQueueBytes)
 	defInt(&s.MaxPerWorkspace, DefaultMaxPerWorkspace)
 	defInt(&s.MaxPerDocument, DefaultMaxPerDocument)
-	defInt(&s.StoreWriters, DefaultStoreWriters)
 	def(&s.WriteTimeout, DefaultWriteTimeout)
 	def(&s.PingInterval, DefaultPingInterval)
 	def(&s.AccessRecheck, DefaultAccessRecheck)
 	def(&s.CatchUpInterval, DefaultCatchUp)
 	def(&s.EventDebounce, DefaultEventDebounce)
 	def(&s.RoomLinger, DefaultRoomLinger)
+	def(&s.AuthTimeout, DefaultAuthTimeout)
 	return s
 }
 
 // Validate refuses negative values.
 func (s Settings) Validate() error {
 	var errs []error
-	if s.MaxMessageBytes < 0 || s.SendQueueBytes < 0 || s.MaxPerWorkspace < 0 || s.MaxPerDocument < 0 || s.StoreWriters < 0 {
+	if s.MaxMessageBytes < 0 || s.SendQueueBytes < 0 || s.MaxPerWorkspace < 0 || s.MaxPerDocument < 0 {
 		errs = append(errs, errors.New("realtime limits must not be negative"))
 	}
-	for _, d := range []time.Duration{s.WriteTimeout, s.PingInterval, s.AccessRecheck, s.CatchUpInterval, s.EventDebounce, s.RoomLinger} {
+	for _, d := range []time.Duration{s.WriteTimeout, s.PingInterval, s.AccessRecheck, s.CatchUpInterval, s.EventDebounce, s.RoomLinger, s.AuthTimeout} {
 		if d < 0 {
 			errs = append(errs, errors.New("realtime durations must not be negative"))
 			break

@@ -14,9 +14,19 @@ type Store interface {
 	// Load returns the document's stored state as one Yjs update (v1),
 	// nil when the editor has no data yet.
 	Load(ctx context.Context, key DocKey) ([]byte, error)
-	// Append stores update durably before it returns; the editor's data
-	// is created when it has none (its type is what the update reveals).
-	Append(ctx context.Context, key DocKey, update []byte, by Author) error
+	// AppendBatch stores every update of batch durably before it
+	// returns, in one store round-trip where the store can; the editor's
+	// data is created when it has none (its type is what the update
+	// reveals). Keys in a batch are distinct. The result holds one error
+	// per item (nil: stored); a shorter result means the rest succeeded.
+	AppendBatch(ctx context.Context, batch []Append) []error
+}
+
+// Append is one document's update in a batch.
+type Append struct {
+	Key    DocKey
+	Update []byte
+	By     Author
 }
 
 // Author is who made an edit: the token's user and the editing session.
@@ -42,9 +52,17 @@ func (s *MemoryStore) Load(_ context.Context, key DocKey) ([]byte, error) {
 	return s.docs[key.id()], nil
 }
 
-// Append implements Store: the stored state becomes the merge of the old
-// state and update.
-func (s *MemoryStore) Append(_ context.Context, key DocKey, update []byte, _ Author) error {
+// AppendBatch implements Store.
+func (s *MemoryStore) AppendBatch(ctx context.Context, batch []Append) []error {
+	errs := make([]error, len(batch))
+	for i, a := range batch {
+		errs[i] = s.Append(ctx, a.Key, a.Update)
+	}
+	return errs
+}
+
+// Append makes the stored state the merge of the old state and update.
+func (s *MemoryStore) Append(_ context.Context, key DocKey, update []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, ok := s.docs[key.id()]

@@ -8,19 +8,24 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// upgrader reuses the HTTP server's read buffer and lends write buffers
-// from a pool only while a write runs, so an idle connection holds no
-// write buffer. Any origin may connect: the credential is the token, not
-// a cookie.
+// upgrader gives each connection a small read buffer of its own (the
+// HTTP server's 4 KiB one is dropped: sync messages are small, and a
+// larger frame is read past the buffer) and lends write buffers from a
+// pool only while a write runs, so an idle connection holds no write
+// buffer. Any origin may connect: the credential is the token, not a
+// cookie.
 var upgrader = websocket.Upgrader{
+	ReadBufferSize:  readBufferSize,
 	WriteBufferPool: &sync.Pool{},
 	CheckOrigin:     func(*http.Request) bool { return true },
 }
 
+const readBufferSize = 512
+
 // accept upgrades the request and registers the connection; nil when the
 // upgrade failed (the upgrader answered) or the hub is shutting down.
 func (h *Hub) accept(w http.ResponseWriter, r *http.Request) *conn {
-	ws, err := upgrader.Upgrade(w, r, nil)
+	ws, err := upgrader.Upgrade(batchHijacker{w}, r, nil)
 	if err != nil {
 		return nil
 	}

@@ -36,7 +36,7 @@ func TestYWebsocketSeededContentReachesClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := store.Append(context.Background(), DocKey{"ws1", "org1", "doc2", "ed1"}, update, Author{}); err != nil {
+	if err := store.Append(context.Background(), DocKey{"ws1", "org1", "doc2", "ed1"}, update); err != nil {
 		t.Fatal(err)
 	}
 	srv := startServer(t, store, nil, Settings{})

@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/opencollab/backend/pkg/svcmain"
+	"github.com/opencollab/backend/pkg/telemetry"
 	svcidentity "github.com/opencollab/backend/svc-identity"
 )
 
@@ -13,7 +14,7 @@ func main() {
 	settings := func() svcmain.Settings {
 		return svcmain.Settings{ListenAddr: cfg.ListenAddr, MongoURI: cfg.MongoURI, MongoDB: cfg.MongoDB, RedisURL: cfg.RedisURL, LogLevel: cfg.LogLevel}
 	}
-	svcmain.Main(svcidentity.Name, &cfg, settings, func(ctx context.Context, d svcmain.Deps) (svcmain.Service, error) {
+	svcmain.Main(telemetry.Service{Name: svcidentity.Name, Version: svcidentity.Version}, &cfg, settings, func(ctx context.Context, d svcmain.Deps) (svcmain.Service, error) {
 		svc, err := svcidentity.New(ctx, cfg, svcidentity.Deps{DB: d.DB, Redis: d.Redis, Logger: d.Logger})
 		if err != nil {
 			return nil, err

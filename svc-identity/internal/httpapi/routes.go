@@ -11,6 +11,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/svc-identity/internal/erasure"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
 	"github.com/opencollab/backend/svc-identity/internal/userdata"
@@ -27,6 +28,7 @@ type Secrets interface {
 type Backends struct {
 	Features Features          // workspace feature switches; nil allows all
 	UserData *userdata.Service // users/data/get fan-out to content and notify
+	Erasure  *erasure.Service  // users/data/delete jobs; nil answers UNAVAILABLE
 }
 
 // Routes mounts every public operation on e. Each one requires a request
@@ -50,30 +52,41 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	r.POST("/v1/users/update", handleUpdateUsersV1(ids))
 	r.POST("/v2/users/get", advancedQueries, handleGetUsers(ids))
 	r.POST("/v2/users/data/get", handleGetUserData(b.UserData))
+	r.POST("/v2/users/data/delete", handleEraseUsers(b.Erasure))
+	r.POST("/v2/users/data/delete/status", handleEraseStatus(b.Erasure))
 	r.POST("/v1/users/delete", handleDeleteUsers(ids))
+	r.POST("/v2/users/delete", handleDeleteUsers(ids))
 
 	// Organization user groups.
 	r.POST("/v2/organizations/usergroups/add", handleAddGroups(ids))
 	r.POST("/v1/organizations/usergroups/users/add", handleAddGroupMembers(ids))
 	r.POST("/v1/organizations/usergroups/users/delete", handleRemoveGroupMembers(ids))
+	r.POST("/v2/organizations/usergroups/users/add", handleAddGroupMembers(ids))
+	r.POST("/v2/organizations/usergroups/users/delete", handleRemoveGroupMembers(ids))
 
 	// Organizations.
 	r.POST("/v2/organizations/add", handleAddOrganizations(ids))
 	r.POST("/v2/organizations/get", handleGetOrganizations(ids))
 	r.POST("/v2/organizations/update", handleUpdateOrganizations(ids))
 	r.POST("/v2/organizations/delete", handleDeleteOrganizations(ids))
+	r.POST("/v2/organizations/access/disablestate/update", handleOrganizationDisable(ids))
 
 	// Folders.
 	r.POST("/v2/organizations/folders/add", handleAddFolders(ids))
 	r.POST("/v2/organizations/folders/get", handleGetFolders(ids))
 	r.POST("/v2/organizations/folders/delete", handleDeleteFolder(ids))
 	r.POST("/v1/organizations/folders/update", advancedQueries, handleUpdateFolders(ids))
+	r.POST("/v2/organizations/folders/update", advancedQueries, handleUpdateFolders(ids))
+	r.POST("/v2/organizations/folders/access/update", handleFolderAccess(ids))
 
 	// Documents.
 	r.POST("/v2/organizations/documents/add", handleAddDocuments(ids))
 	r.POST("/v2/organizations/documents/get", handleGetDocuments(ids))
 	r.POST("/v2/organizations/documents/update", handleUpdateDocuments(ids))
 	r.POST("/v2/organizations/documents/delete", handleDeleteDocuments(ids))
+	r.POST("/v2/organizations/documents/move", handleMoveDocuments(ids))
+	r.POST("/v2/organizations/documents/access/update", handleDocumentAccess(ids))
+	r.POST("/v2/organizations/documents/access/disablestate/update", handleDocumentDisable(ids))
 
 	// Service-to-service: document migration (svc-content orchestrates).
 	in := e.Group("/internal", signer.Authenticate(), internalauth.RequireService())

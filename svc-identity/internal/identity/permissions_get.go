@@ -30,6 +30,7 @@ type UserPermissions struct {
 // resources are the records a permissions/get query is about.
 type resources struct {
 	orgExists bool
+	orgOff    bool              // the organization's access is disabled
 	folders   map[string]Folder // requested folders and every folder on their paths
 	docs      map[string]Document
 }
@@ -66,7 +67,7 @@ func (s *Service) GetPermissions(ctx context.Context, ws string, q PermissionsQu
 // permissions builds one user's entry; missing reports whether a resource
 // does not exist.
 func (r resources) permissions(q PermissionsQuery, g *grants) (up UserPermissions, missing bool) {
-	up.Organization = map[string]PermInfo{q.OrganizationID: g.organizationAccess()}
+	up.Organization = map[string]PermInfo{q.OrganizationID: r.disabled(g.organizationAccess(), false)}
 	if !r.orgExists {
 		up.Organization[q.OrganizationID] = notFound("organization")
 		missing = true
@@ -81,7 +82,7 @@ func (r resources) permissions(q PermissionsQuery, g *grants) (up UserPermission
 			missing = true
 			continue
 		}
-		up.Folders[id] = g.decide(nil, folderPlacement(f, r.folders))
+		up.Folders[id] = r.disabled(g.decide(nil, folderPlacement(f, r.folders)), false)
 	}
 	if len(q.DocumentIDs) > 0 {
 		up.Documents = make(map[string]PermInfo, len(q.DocumentIDs))
@@ -99,7 +100,7 @@ func (r resources) permissions(q PermissionsQuery, g *grants) (up UserPermission
 				own = &m
 			}
 		}
-		up.Documents[id] = g.decide(own, documentPlacement(d, r.folders))
+		up.Documents[id] = r.disabled(g.decide(own, documentPlacement(d, r.folders)), d.Disabled)
 	}
 	return up, missing
 }
@@ -113,10 +114,10 @@ func notFound(what string) PermInfo {
 // folder's ancestors are among its own ancestors).
 func (s *Service) loadResources(ctx context.Context, ws string, q PermissionsQuery) (resources, error) {
 	res := resources{folders: map[string]Folder{}, docs: map[string]Document{}}
-	_, err := s.store.GetOrganization(ctx, ws, q.OrganizationID)
+	org, err := s.store.GetOrganization(ctx, ws, q.OrganizationID)
 	switch {
 	case err == nil:
-		res.orgExists = true
+		res.orgExists, res.orgOff = true, org.Disabled
 	case !errors.Is(err, ErrNotFound):
 		return res, err
 	}

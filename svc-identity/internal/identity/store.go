@@ -14,6 +14,7 @@ type Store interface {
 	GroupStore
 	DocumentMigrationStore
 	UserOverviewStore
+	AccessStore
 }
 
 // OrganizationStore keeps organization records.
@@ -144,4 +145,12 @@ type GroupStore interface {
 	// RemoveAllGroupMembers empties the group and returns who was in it.
 	RemoveAllGroupMembers(ctx context.Context, ws, orgID, groupID string) ([]string, error)
 	ListGroupMembers(ctx context.Context, ws, orgID string, groupIDs []string) ([]string, error)
+}
+
+// AccessStore changes what decides access to folders and documents besides
+// memberships: a folder's access type and the folder a document sits in.
+// Both report whether the record exists.
+type AccessStore interface {
+	SetFolderAccessType(ctx context.Context, ws, orgID, folderID, accessType string, now int64) (found bool, err error)
+	SetDocumentFolder(ctx context.Context, ws, orgID, docID, folderID string, now int64) (found bool, err error)
 }

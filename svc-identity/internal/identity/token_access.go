@@ -29,9 +29,9 @@ func (s *Service) DecideTokenAccess(ctx context.Context, ws string, t TokenAcces
 	if err != nil {
 		return PermInfo{}, err
 	}
-	p := placement{accessType: OrganizationPrivate}
+	p, docOff := placement{accessType: OrganizationPrivate}, false
 	if d, ok := res.docs[doc]; ok {
-		p = documentPlacement(d, res.folders)
+		p, docOff = documentPlacement(d, res.folders), d.Disabled
 	}
 	var own *Membership
 	if g != nil {
@@ -39,7 +39,7 @@ func (s *Service) DecideTokenAccess(ctx context.Context, ws string, t TokenAcces
 			own = &m
 		}
 	}
-	return g.decide(own, p), nil
+	return res.disabled(g.decide(own, p), docOff), nil
 }
 
 // tokenMemberships are the token's grants about org that no revocation

@@ -18,15 +18,21 @@ import (
 )
 
 func main() {
-	failures := flag.Bool("failures", false, "list the failed cases of the hybrid mode")
+	failures := flag.Bool("failures", false, "list the failed dev cases of the hybrid mode")
+	testFailures := flag.Bool("test-failures", false, "also list the failed held-out test cases (not while tuning)")
+	hybridOnly := flag.Bool("hybrid-only", false, "run the hybrid mode only")
 	flag.Parse()
-	if err := run(context.Background(), *failures); err != nil {
+	modes := []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid}
+	if *hybridOnly {
+		modes = modes[2:]
+	}
+	if err := run(context.Background(), modes, *failures, *testFailures); err != nil {
 		fmt.Fprintln(os.Stderr, "memoryeval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, listFailures bool) error {
+func run(ctx context.Context, modes []string, listFailures, listTestFailures bool) error {
 	set, err := evalset.Load()
 	if err != nil {
 		return err
@@ -36,7 +42,7 @@ func run(ctx context.Context, listFailures bool) error {
 	fmt.Println("| mode | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	var hybrid *evalset.Metrics
-	for _, mode := range []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid} {
+	for _, mode := range modes {
 		m, err := evalset.Run(ctx, set, mode)
 		if err != nil {
 			return err
@@ -46,10 +52,14 @@ func run(ctx context.Context, listFailures bool) error {
 			hybrid = m
 		}
 	}
+	printParts("hybrid by split (tuned on dev only; test is held out):", hybrid.BySplit)
 	printParts("hybrid by category:", hybrid.ByCategory)
-	printParts("hybrid by file (cases-heldout.txt was written after tuning on cases.txt):", hybrid.ByFile)
+	printParts("hybrid by file:", hybrid.ByFile)
 	if listFailures {
-		fmt.Printf("\nhybrid failures (%d):\n%s\n", len(hybrid.Failures), strings.Join(hybrid.Failures, "\n"))
+		fmt.Printf("\nhybrid dev failures (%d):\n%s\n", len(hybrid.Failures), strings.Join(hybrid.Failures, "\n"))
+	}
+	if listTestFailures {
+		fmt.Printf("\nhybrid test failures (%d):\n%s\n", len(hybrid.TestFailures), strings.Join(hybrid.TestFailures, "\n"))
 	}
 	return nil
 }

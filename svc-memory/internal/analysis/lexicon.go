@@ -17,13 +17,13 @@ disease: disease illness disorder ailment symptom sickness infection anxiety dep
 claim: claim assertion statement promise allegation
 evidence: evidence proof substantiation substantiate study studies trial research data backing survey certification certificate certified
 source: source citation cite reference footnote attribution attribute bibliography link
-guarantee: guarantee guaranteed assure assured ensure warranty promise
+guarantee: guarantee guaranteed assure assured ensure warranty promise certain riskless
 money: money revenue income profit earnings returns financial finance investment invest roi
 price: price pricing cost fee fees charge charges rate rates tariff discount cheap cheaper cheapest inexpensive affordable expensive apr interest
 free: free complimentary gratis
 mislead: misleading mislead deceptive deceive false untrue inaccurate exaggerated exaggeration overstated overclaim unsubstantiated unfounded unproven
 accurate: accurate correct right precise exact verified factual true
-error: error mistake typo misspelling misspelled wrong incorrect bug flaw
+error: error mistake typo misspelling misspelled spelling wrong incorrect bug flaw
 grammar: grammar grammatical syntax punctuation spelling
 tone: tone voice register style wording phrasing
 informal: informal casual colloquial slang chatty flippant jokes joke emoji emojis lol slangy
@@ -36,10 +36,10 @@ contract: contract agreement terms clause provision covenant msa
 liability: liability liable indemnity indemnify damages responsibility cap capped limit limited exposure
 disclaimer: disclaimer disclosure caveat notice warning footnote asterisk
 privacy: privacy personal pii gdpr confidential confidentiality sensitive email emails phone address names birth contact
-consent: consent permission authorization authorize approval checkbox tick ticked preticked default
+consent: consent permission authorization authorize approval checkbox tick ticked preticked unticked untick opt optin default
 data: data information records dataset
 security: security secure vulnerability vulnerable exploit injection xss csrf unsafe
-password: password credential credentials secret token apikey
+password: password credential credentials secret secrets token apikey key keys
 accessibility: accessibility accessible a11y wcag blind assistive
 alt: alt caption description alternative describe
 contrast: contrast legibility legible readable readability
@@ -82,13 +82,14 @@ shipping: shipping delivery shipment dispatch
 customer: customer client user consumer buyer
 employee: employee staff worker personnel hire hiring recruitment
 salary: salary pay wage wages compensation
-renewal: renewal renew renews recurring subscription subscriptions billing billed
+renewal: renewal renew renews recurring subscription subscriptions billing billed extension extend evergreen autorenewal
+terminate: terminate termination cancel cancellation exit
 hidden: hidden hide hides conceal concealed buried
 candy: candy candies sweets gummy gummies confectionery
 apology: apology apologise apologize sorry
 risk: risk risky volatile losses
 award: award awarded voted prize winner
-confidential: confidential unannounced unreleased nonpublic embargoed
+confidential: confidential unannounced unreleased nonpublic embargoed mnpi insider
 redact: redact redacted blur blurred mask masked anonymize anonymise
 database: sql database db query queries
 input: input untrusted parameters params

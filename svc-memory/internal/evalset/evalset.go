@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"embed"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 )
@@ -38,6 +39,8 @@ type Case struct {
 	Query   string
 	File    string
 	Line    int
+	// Split is SplitDev or SplitTest (splitOf).
+	Split string
 }
 
 // Set is the corpus and its cases.
@@ -125,6 +128,7 @@ func (s *Set) loadCases(path string) error {
 		}
 		c := Case{Category: f[0], Workspace: f[1], Org: dash(f[2]), Suggest: dash(f[4]),
 			Query: strings.TrimSpace(query), File: path, Line: n}
+		c.Split = splitOf(c.Query)
 		exp, err := s.expected(f[3], c.Org)
 		if err != nil {
 			return err
@@ -188,4 +192,24 @@ func (s *Set) orgOf(id string) string {
 		}
 	}
 	return ""
+}
+
+// The set is split into a development part, the only one whose failures
+// are looked at while tuning, and a held-out test part that shows whether
+// the tuning generalises. The split is a hash of the query text, so it
+// does not depend on file order and adding cases does not move old ones.
+const (
+	SplitDev  = "dev"
+	SplitTest = "test"
+	// testShare is the share of cases (in tenths) in the test part.
+	testShare = 3
+)
+
+func splitOf(query string) string {
+	h := fnv.New32a()
+	h.Write([]byte(query))
+	if h.Sum32()%10 < testShare {
+		return SplitTest
+	}
+	return SplitDev
 }

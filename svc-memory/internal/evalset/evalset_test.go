@@ -8,15 +8,15 @@ import (
 	"github.com/opencollab/backend/svc-memory/internal/memory"
 )
 
-// Floors of the quality gate: what the hybrid mode measured when the set
-// was made (README, Memory), minus a little. The goals (GoalRecall5,
-// GoalSuggest) are not met by the built-in embedder on this set; the gate
-// keeps the figures from sliding back and fails on any leak across
-// organizations. EVAL_GOALS=1 asserts the goals themselves.
+// Floors of the quality gate: what the hybrid mode measures (README,
+// Memory), minus a little. The suggest goal (GoalSuggest) is met; the
+// recall goal (GoalRecall5) is not, with the built-in embedder on this
+// set. The gate keeps the figures from sliding back and fails on any leak
+// across organizations. EVAL_GOALS=1 asserts the goals themselves.
 const (
-	floorRecall5 = 0.78
-	floorMRR     = 0.93
-	floorSuggest = 0.68
+	floorRecall5 = 0.83
+	floorMRR     = 0.95
+	floorSuggest = 0.90
 )
 
 func TestEvaluationSetQualityGate(t *testing.T) {

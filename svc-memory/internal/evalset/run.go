@@ -43,7 +43,11 @@ type Metrics struct {
 	CrossOrg   int
 	ByCategory map[string]*Metrics
 	ByFile     map[string]*Metrics
-	Failures   []string
+	BySplit    map[string]*Metrics
+	// Failures are the failed cases of the dev split; TestFailures those
+	// of the test split (not to be looked at while tuning).
+	Failures     []string
+	TestFailures []string
 }
 
 // Run builds the memory service for mode (memory.RetrievalHybrid, Vector
@@ -54,14 +58,14 @@ func Run(ctx context.Context, set *Set, mode string) (*Metrics, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Metrics{Mode: mode, ByCategory: map[string]*Metrics{}, ByFile: map[string]*Metrics{}}
+	m := &Metrics{Mode: mode, ByCategory: map[string]*Metrics{}, ByFile: map[string]*Metrics{}, BySplit: map[string]*Metrics{}}
 	for _, c := range set.Cases {
-		if err := runCase(ctx, svc, set, c, m, part(m.ByCategory, c.Category), part(m.ByFile, c.File)); err != nil {
+		if err := runCase(ctx, svc, set, c, m, part(m.ByCategory, c.Category), part(m.ByFile, c.File), part(m.BySplit, c.Split)); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", c.File, c.Line, err)
 		}
 	}
 	m.finish()
-	for _, parts := range []map[string]*Metrics{m.ByCategory, m.ByFile} {
+	for _, parts := range []map[string]*Metrics{m.ByCategory, m.ByFile, m.BySplit} {
 		for _, p := range parts {
 			p.finish()
 		}
@@ -207,7 +211,11 @@ func scoreSearch(got, want []string) (recall, rr float64) {
 }
 
 func (m *Metrics) fail(c Case, format string, args ...any) {
-	m.Failures = append(m.Failures, fmt.Sprintf("%s:%d [%s] %q: %s", c.File, c.Line, c.Category, c.Query, fmt.Sprintf(format, args...)))
+	list := &m.Failures
+	if c.Split == SplitTest {
+		list = &m.TestFailures
+	}
+	*list = append(*list, fmt.Sprintf("%s:%d [%s] %q: %s", c.File, c.Line, c.Category, c.Query, fmt.Sprintf(format, args...)))
 }
 
 func (m *Metrics) finish() {

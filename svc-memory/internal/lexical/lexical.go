@@ -35,7 +35,7 @@ const negatedTF = 0.6
 // synonym filter as search engines have.
 const (
 	conceptPrefix = "~"
-	conceptTF     = 0.5
+	conceptTF     = 0.8
 )
 
 // Doc is one judgment to index.
@@ -108,6 +108,10 @@ type Hit struct {
 	// long query containing a short judgment's whole point covers that
 	// judgment fully.
 	Coverage float64
+	// Matched is how many of the query's words the document has (as the
+	// word, or a word of the same lexicon concept); Words how many the
+	// query has. One shared word is weak evidence however rare it is.
+	Matched, Words int
 }
 
 // Weights weigh the two fields (BM25F).

@@ -103,6 +103,7 @@ func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weig
 	for i, a := range top {
 		d := &s.docs[a.doc]
 		hits[i] = Hit{ID: d.id, Payload: d.payload, Score: a.score, Coverage: s.coverage(qts, a)}
+		hits[i].Matched, hits[i].Words = matchedWords(qts, a)
 	}
 	return hits
 }
@@ -205,4 +206,19 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 		docSide = docHave / docTotal
 	}
 	return max(querySide, docSide)
+}
+
+// matchedWords counts the query word positions the document matched
+// (through any of their terms) and the query's word positions.
+func matchedWords(qts []queryTerm, a *docAcc) (matched, words int) {
+	all, have := map[int]bool{}, map[int]bool{}
+	for qi, qt := range qts {
+		for _, p := range qt.qpos {
+			all[p] = true
+			if len(a.hits[qi]) > 0 {
+				have[p] = true
+			}
+		}
+	}
+	return len(have), len(all)
 }

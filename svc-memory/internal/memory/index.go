@@ -53,7 +53,11 @@ func payloadOf(j Stored) vector.Payload {
 // Sweep indexes every judgment not marked indexed: those whose indexing
 // failed (embedder or index down), moved by a document migration, or
 // marked by Reindex. One sweep runs at a time; a second caller waits.
-func (s *Service) Sweep(ctx context.Context) (int, error) {
+func (s *Service) Sweep(ctx context.Context) (int, error) { return s.sweep(ctx, true) }
+
+// sweep indexes the unindexed judgments; announce tells the other
+// replicas (not for a rebuild, which every replica does for itself).
+func (s *Service) sweep(ctx context.Context, announce bool) (int, error) {
 	select {
 	case s.sweeping <- struct{}{}:
 	case <-ctx.Done():
@@ -69,6 +73,9 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 		if err := s.index(ctx, batch); err != nil {
 			return total, err
 		}
+		if announce {
+			s.announceBatch(ctx, batch)
+		}
 		total += len(batch)
 		if len(batch) < sweepBatch {
 			return total, nil
@@ -83,5 +90,5 @@ func (s *Service) Reindex(ctx context.Context, since int64) (int, error) {
 	if err := s.Store.MarkUnindexed(ctx, since); err != nil {
 		return 0, err
 	}
-	return s.Sweep(ctx)
+	return s.sweep(ctx, false)
 }

@@ -65,6 +65,7 @@ func (s *Service) ingest(ctx context.Context, ws string, j judgment.Judgment, so
 		s.Logger.WarnContext(ctx, "memory: indexing a judgment failed; the sweep retries it",
 			"workspaceId", ws, "recordId", j.RecordID, "error", err)
 	}
+	s.announce(ctx, ws, []string{j.RecordID})
 	return nil
 }
 

@@ -144,6 +144,10 @@ type Deps struct {
 	Model string
 	// Lexical is the keyword index; nil: vector retrieval only.
 	Lexical *lexical.Index
+	// Changes announces indexed and deleted judgments to the other
+	// replicas (their lexical indexes follow with Refresh); nil: one
+	// replica.
+	Changes ChangeFeed
 	// Retrieval is RetrievalHybrid (""), RetrievalVector or
 	// RetrievalLexical.
 	Retrieval string

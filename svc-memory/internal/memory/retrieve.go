@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/vector"
@@ -24,21 +25,27 @@ const (
 	fuseDepth = 50
 	// vectorShare weighs the vector leg's normalised score against the
 	// lexical leg's when both found something.
-	vectorShare = 0.5
+	vectorShare = 0.3
 	// DefaultMinCoverage is the lexical coverage (lexical.Hit.Coverage) at
 	// which a judgment counts as evidence on its own.
 	DefaultMinCoverage = 0.3
 	// prfWeight is the share of the expanded query's scores (the second
 	// round of retrieve).
 	prfWeight = 0.8
+	// prfDocs is how many of the best first-round judgments expand the
+	// query (the best always; the others when they are evidence too).
+	prfDocs = 3
 	// supportFloor: every relevant judgment has at least this share of the
 	// absolute evidence the best needs, from the query itself (a judgment
 	// reached only through the expanded query, or sharing one common
 	// word, does not count as precedent).
-	supportFloor = 0.5
+	supportFloor = 0.3
 	// relativeFloor: a relevant judgment scores at least this share of the
 	// best evidence (scored.match), once the best passed the absolute gate.
-	relativeFloor = 0.15
+	relativeFloor = 0.05
+	// bestLevel is the evidence level (evidenceLevel) the best match
+	// needs, on at least two of the query's words (severalWords).
+	bestLevel = 0.5
 )
 
 // scored is a judgment retrieved for a query.
@@ -62,14 +69,29 @@ type scored struct {
 	// the judgment); cov the lexical coverage (0 when the lexical leg did
 	// not).
 	cos, cov float64
+	// matched and words are the lexical leg's lexical.Hit.Matched and
+	// Words (0 when it did not return the judgment).
+	matched, words int
 }
 
 // evidence reports whether a judgment is, in absolute terms, a match on
-// its own: its cosine reaches MinSimilarity or its lexical coverage
-// MinCoverage. Only the best match must be; a word in common ("the new
+// its own: its cosine and lexical coverage, as shares of MinSimilarity
+// and MinCoverage, add up to bestLevel, and it shares at least two words
+// with the query. Only the best match must be; a word in common ("the new
 // header" for "the new screenshots") is not enough.
 func (s *Service) evidence(sc scored) bool {
-	return max(sc.cos, 0) >= s.MinSimilarity || sc.cov >= s.MinCoverage
+	return s.evidenceLevel(sc) >= bestLevel && s.severalWords(sc)
+}
+
+// severalWords: with the lexical leg on, evidence rests on at least two
+// of the query's words (a one-word query: that word); one shared word,
+// however rare, is how unrelated texts meet ("vacation days" and "60
+// days notice").
+func (s *Service) severalWords(sc scored) bool {
+	if s.Retrieval == RetrievalVector || s.Lexical == nil {
+		return true
+	}
+	return sc.matched >= min(2, max(sc.words, 1))
 }
 
 // evidenceLevel is how much evidence a judgment other than the best
@@ -103,18 +125,12 @@ func (s *Service) retrieve(ctx context.Context, ws string, content bool, text st
 	if err != nil || len(first.order) == 0 {
 		return s.join(ctx, ws, first, limit)
 	}
-	best := first.cands[first.order[0]]
-	if !s.evidence(*best) {
+	if !s.evidence(*first.cands[first.order[0]]) {
 		return s.join(ctx, ws, first, limit)
 	}
-	rid, _ := recordIDOf(ws, first.order[0])
-	top, err := s.Store.FindByIDs(ctx, ws, []string{rid})
-	if err != nil || len(top) == 0 {
+	expansion, err := s.expansion(ctx, ws, content, first)
+	if err != nil || expansion == "" {
 		return s.join(ctx, ws, first, limit)
-	}
-	expansion := top[0].ReviewText()
-	if content {
-		expansion = top[0].ContentText()
 	}
 	second, err := s.fuse(ctx, ws, content, text+"\n"+expansion, f, limit)
 	if err != nil {
@@ -126,6 +142,34 @@ func (s *Service) retrieve(ctx context.Context, ws string, content bool, text st
 		c.rel = max(c.rel, prfWeight*c2.rel)
 	}
 	return s.join(ctx, ws, first, limit)
+}
+
+// expansion is the text of the best first-round judgments that are
+// evidence on their own (at most prfDocs): what the query found in the
+// words of the judgments themselves.
+func (s *Service) expansion(ctx context.Context, ws string, content bool, first *candidates) (string, error) {
+	var ids []string
+	for _, id := range first.order[:min(len(first.order), prfDocs)] {
+		if len(ids) > 0 && !s.evidence(*first.cands[id]) {
+			break
+		}
+		if rid, ok := recordIDOf(ws, id); ok {
+			ids = append(ids, rid)
+		}
+	}
+	top, err := s.Store.FindByIDs(ctx, ws, ids)
+	if err != nil {
+		return "", err
+	}
+	texts := make([]string, 0, len(top))
+	for _, j := range top {
+		if content {
+			texts = append(texts, j.ContentText())
+		} else {
+			texts = append(texts, j.ReviewText())
+		}
+	}
+	return strings.Join(texts, "\n"), nil
 }
 
 // candidates are one retrieval round's fused candidates by point id, in
@@ -171,6 +215,7 @@ func (s *Service) fuse(ctx context.Context, ws string, content bool, text string
 		for _, h := range hits {
 			c := cs.get(h.ID)
 			c.cov = h.Coverage
+			c.matched, c.words = h.Matched, h.Words
 			c.rel += s.share(false) * h.Score / hits[0].Score
 			c.match = max(c.match, h.Score/hits[0].Score)
 		}
@@ -293,8 +338,8 @@ func cmpFloat(a, b float64) int {
 }
 
 // relevant keeps the judgments that are evidence for the query. The best
-// match must clear an absolute threshold (cosine MinSimilarity or lexical
-// coverage MinCoverage): otherwise nothing is relevant. The others are
+// match must be evidence on its own (evidence: both legs' shares adding
+// up, on two of the query's words): otherwise nothing is relevant. The others are
 // kept when they have supportFloor of that evidence themselves (cosine and
 // coverage shares adding up) and score at least relativeFloor of the best
 // (scored.match), so the threshold follows each query's best evidence

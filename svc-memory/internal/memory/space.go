@@ -90,6 +90,7 @@ func (s *Service) deleteEverywhere(ctx context.Context, ws, recordID string) err
 	}
 	if s.Lexical != nil {
 		s.Lexical.Delete(ws, id)
+		s.announce(ctx, ws, []string{recordID})
 	}
 	return errors.Join(errs...)
 }

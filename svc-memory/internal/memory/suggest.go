@@ -134,6 +134,7 @@ func (s *Service) retrieveItem(ctx context.Context, ws, query string, f Filter, 
 		r := &byReview[i]
 		r.rel, r.match = max(r.rel, sc.rel), max(r.match, sc.match)
 		r.cos, r.cov = max(r.cos, sc.cos), max(r.cov, sc.cov)
+		r.matched, r.words = max(r.matched, sc.matched), max(r.words, sc.words)
 	}
 	slices.SortStableFunc(byReview, func(a, b scored) int { return -cmpFloat(a.rel, b.rel) })
 	return byReview, nil

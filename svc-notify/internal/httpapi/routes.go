@@ -62,6 +62,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *notify.Service, gat
 	internal.POST(MigratePath, handleMigrate(svc))
 	internal.POST(HasDataPath, handleHasData(svc))
 	internal.POST(UserDataPath, handleUserData(svc))
+	internal.POST(ErasePath, handleErase(svc))
 }
 
 // requireFeature lets a request through only when its workspace has the

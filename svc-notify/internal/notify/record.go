@@ -10,8 +10,8 @@ import (
 // httpapi because the operations publish it too.
 type Record struct {
 	ID                                 string          `json:"id"`
-	NotificationSource                 string          `json:"notificationSource,omitempty"`
-	NotificationSourceData             json.RawMessage `json:"notificationSourceData,omitempty"`
+	NotificationSource                 string          `json:"notificationSource"`
+	NotificationSourceData             json.RawMessage `json:"notificationSourceData"`
 	ActionUser                         json.RawMessage `json:"actionUser"`
 	DisplayHeadlineMessageTemplate     string          `json:"displayHeadlineMessageTemplate,omitempty"`
 	DisplayHeadlineMessageTemplateData json.RawMessage `json:"displayHeadlineMessageTemplateData,omitempty"`
@@ -23,6 +23,9 @@ type Record struct {
 	// IsRead is set when the record is read for a user.
 	IsRead *bool `json:"isRead,omitempty"`
 }
+
+// SourceCustom is the notificationSource of notifications that name none.
+const SourceCustom = "custom"
 
 // Metadata places a record.
 type Metadata struct {
@@ -52,6 +55,14 @@ func (n Notification) Record(forUser string) Record {
 		NotifyUsers:                        byID,
 		NotifyUsersByUserID:                maps.Clone(byID),
 		Timestamp:                          n.Timestamp,
+	}
+	// Notifications added through the API without a source are "custom"
+	// with empty source data, as the hosted product answers them.
+	if r.NotificationSource == "" {
+		r.NotificationSource = SourceCustom
+	}
+	if len(r.NotificationSourceData) == 0 || string(r.NotificationSourceData) == "null" {
+		r.NotificationSourceData = json.RawMessage(`{}`)
 	}
 	if forUser != "" {
 		read := n.IsReadBy(forUser)

@@ -108,4 +108,13 @@ type Store interface {
 	NotificationStore
 	ConfigStore
 	DocumentStore
+	UserEraseStore
+}
+
+// UserEraseStore removes what concerns one user (GDPR erasure).
+type UserEraseStore interface {
+	// EraseUser deletes the notifications the user acted in or is
+	// addressed by, with their feed entries, and the user's notification
+	// configuration; it returns how many records went.
+	EraseUser(ctx context.Context, ws, userID string) (int, error)
 }

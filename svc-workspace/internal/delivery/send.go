@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opencollab/backend/pkg/telemetry"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
 
@@ -56,7 +57,21 @@ func (s *Service) send(ctx context.Context, cfg webhook.Config, t webhook.Delive
 	default:
 		out.Succeeded = true
 	}
+	observeDelivery(rctx, out, time.Since(started))
 	return out
+}
+
+// observeDelivery records the attempt's outcome and duration in the
+// service's metrics.
+func observeDelivery(ctx context.Context, out outcomeDoc, d time.Duration) {
+	outcome := telemetry.DeliveryError
+	switch {
+	case out.Succeeded:
+		outcome = telemetry.DeliverySucceeded
+	case out.StatusCode != nil:
+		outcome = telemetry.DeliveryRejected
+	}
+	telemetry.ObserveWebhookDelivery(ctx, outcome, d)
 }
 
 // request builds the signed request of one attempt.

@@ -18,6 +18,9 @@ func (s *Service) CreateEndpoint(ctx context.Context, workspaceID string, spec E
 	if err != nil {
 		return Endpoint{}, err
 	}
+	if err := s.checkTarget(spec.URL); err != nil {
+		return Endpoint{}, err
+	}
 	if err := s.requireBox(); err != nil {
 		return Endpoint{}, err
 	}

@@ -16,6 +16,11 @@ func (s *Service) UpdateEndpoint(ctx context.Context, workspaceID, endpointID st
 	if err != nil {
 		return Endpoint{}, err
 	}
+	if ch.URL != nil {
+		if err := s.checkTarget(*ch.URL); err != nil {
+			return Endpoint{}, err
+		}
+	}
 	if err := s.requireBox(); err != nil {
 		return Endpoint{}, err
 	}

@@ -139,6 +139,9 @@ type Options struct {
 	// cache when negative). Changes made through another replica reach
 	// this one's deliveries only after it; see targetCache.
 	TargetCacheTTL time.Duration
+	// AllowPrivateTargets accepts endpoint URLs naming localhost or
+	// non-public addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS).
+	AllowPrivateTargets bool
 }
 
 // Service runs the operations.
@@ -149,6 +152,8 @@ type Service struct {
 	box      *secretbox.Box
 	now      func() time.Time
 	targets  *targetCache
+	// allowPrivate: see Options.AllowPrivateTargets.
+	allowPrivate bool
 }
 
 // NewService returns a Service.
@@ -163,7 +168,7 @@ func NewService(store Store, switches Switches, pages Pages, opts Options) *Serv
 	}
 	return &Service{
 		store: store, switches: switches, pages: pages, box: opts.Box, now: now,
-		targets: newTargetCache(ttl, now),
+		targets: newTargetCache(ttl, now), allowPrivate: opts.AllowPrivateTargets,
 	}
 }
 

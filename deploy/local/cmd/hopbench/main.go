@@ -47,6 +47,7 @@ func main() {
 		o                           options
 		role, concs, targets        string
 		secret, upstream, redisAddr string
+		inbound                     string
 		withPprof                   bool
 	)
 	flag.StringVar(&role, "role", "", "internal: run as the upstream or gateway process")
@@ -54,12 +55,13 @@ func main() {
 	flag.StringVar(&upstream, "upstream", "", "internal: the upstream URL (gateway role)")
 	flag.StringVar(&redisAddr, "redis", "", "internal: the Redis address (gateway role)")
 	flag.BoolVar(&withPprof, "pprof", false, "internal: serve pprof (roles)")
+	flag.StringVar(&inbound, "inbound", "h1", "internal: the gateway's inbound server (gateway role)")
 	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; every run of a round is repeated in each")
 	flag.DurationVar(&o.slice, "slice", 4*time.Second, "length of each measured run")
 	flag.StringVar(&concs, "concurrency", "16,64", "connections of the throughput runs")
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
-	flag.StringVar(&targets, "targets", "direct,nginx,gateway", "which paths to measure")
+	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) to this directory")
 	flag.Parse()
@@ -71,7 +73,7 @@ func main() {
 	case "upstream":
 		err = runUpstream(ctx, secret, withPprof)
 	case "gateway":
-		err = runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr}, withPprof)
+		err = runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 	case "":
 		o.targets = strings.Split(targets, ",")
 		if o.concs, err = parseInts(concs); err == nil {

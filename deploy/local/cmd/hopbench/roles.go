@@ -42,7 +42,7 @@ const (
 // what is measured is the HTTP and framework cost of a request, not a store.
 // It also answers the credential lookup as svc-workspace does.
 func runUpstream(ctx context.Context, secret string, withPprof bool) error {
-	shutdown, err := telemetry.Setup(ctx, "svc-bench")
+	shutdown, err := telemetry.Setup(ctx, telemetry.Service{Name: "svc-bench"})
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,11 @@ func runUpstream(ctx context.Context, secret string, withPprof bool) error {
 		}))
 	users := engine.Group("", signer.Authenticate(), internalauth.RequireWorkspace())
 	users.POST(benchPath, api.Handle(getUsers))
-	return serve(ctx, otelhttp.NewHandler(engine, "svc-bench"), withPprof)
+	srv, err := server.Listen("127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	return serve(ctx, srv, otelhttp.NewHandler(engine, "svc-bench"), withPprof)
 }
 
 // getUsers is users/get without the store: decode, validate, answer.
@@ -79,13 +83,14 @@ func getUsers(c *gin.Context) (*api.Result, error) {
 // gatewayArgs configure the gateway process.
 type gatewayArgs struct {
 	secret, upstream, redis string
+	inbound                 string // Config.HTTPServer
 }
 
 // runGateway runs the gateway as cmd/gateway does, with production
 // settings: rate limit on (high enough never to refuse), 1 s credential
 // cache, info logging, tracing per the OTEL_* environment.
 func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
-	shutdown, err := telemetry.Setup(ctx, "gateway")
+	shutdown, err := telemetry.Setup(ctx, telemetry.Service{Name: "gateway"})
 	if err != nil {
 		return err
 	}
@@ -100,21 +105,28 @@ func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
 		ListenAddr: "127.0.0.1:0", RedisURL: "redis://" + a.redis, InternalSecret: a.secret,
 		OperatorToken: "bench-operator-token", WorkspaceURL: a.upstream, IdentityURL: a.upstream,
 		RateLimitPerSecond: 1 << 40, MaxBodyBytes: api.MaxBodyBytes, AuthCacheTTL: time.Second, LogLevel: "info",
+		HTTPServer: a.inbound,
 	}, gateway.Deps{Redis: rdb, Logger: logger})
 	if err != nil {
 		return err
 	}
-	return serve(ctx, gw.Handler(), withPprof)
-}
-
-// serve listens, announces the address on stdout and serves h. With
-// withPprof the profiling endpoints listen on a second port, announced on
-// the same line.
-func serve(ctx context.Context, h http.Handler, withPprof bool) error {
-	srv, err := server.Listen("127.0.0.1:0")
+	srv, err := gateway.ListenInbound(a.inbound, "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
+	return serve(ctx, srv, gw.Handler(), withPprof)
+}
+
+// listening is pkg/server's Server or the gateway's Inbound.
+type listening interface {
+	Addr() string
+	Serve(ctx context.Context, h http.Handler) error
+}
+
+// serve announces the address on stdout and serves h. With
+// withPprof the profiling endpoints listen on a second port, announced on
+// the same line.
+func serve(ctx context.Context, srv listening, h http.Handler, withPprof bool) error {
 	pprofAddr := "-"
 	if withPprof {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")

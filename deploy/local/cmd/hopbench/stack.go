@@ -26,7 +26,8 @@ type stack struct {
 	redis    *miniredis.Miniredis
 	sink     *traceSink
 	upstream *proc
-	gateway  *proc
+	gateway  *proc // inbound server h1
+	gwStd    *proc // inbound server net/http; nil unless wanted
 	nginx    *proc // nil when nginx is not installed
 	signer   *internalauth.Signer
 }
@@ -61,10 +62,16 @@ func startStack(dir string, o options) (*stack, error) {
 	if o.proxyCores > 0 {
 		gwEnv = append(slices.Clip(env), "GOMAXPROCS="+strconv.Itoa(o.proxyCores))
 	}
-	if s.gateway, err = startRole(dir, "gateway", []string{"-secret", benchSecret, "-upstream", upURL,
-		"-redis", s.redis.Addr(), pprofArg}, gwEnv); err != nil {
+	gwArgs := []string{"-secret", benchSecret, "-upstream", upURL, "-redis", s.redis.Addr(), pprofArg}
+	if s.gateway, err = startRole(dir, "gateway", append(gwArgs, "-inbound=h1"), gwEnv); err != nil {
 		s.close()
 		return nil, err
+	}
+	if o.wants("gateway-std") {
+		if s.gwStd, err = startRole(dir, "gateway", append(gwArgs, "-inbound=net/http"), gwEnv); err != nil {
+			s.close()
+			return nil, err
+		}
 	}
 	if o.wants("nginx") {
 		s.nginx, err = startNginx(dir, s.upstream.addr, o.proxyCores)
@@ -76,7 +83,7 @@ func startStack(dir string, o options) (*stack, error) {
 }
 
 func (s *stack) close() {
-	for _, p := range []*proc{s.nginx, s.gateway, s.upstream} {
+	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.upstream} {
 		p.stop()
 	}
 	if s.sink != nil {
@@ -122,6 +129,9 @@ func (s *stack) targets(o options) []*target {
 	}
 	if o.wants("gateway") {
 		ts = append(ts, &target{name: "gateway", addr: s.gateway.addr, proxy: s.gateway, headers: customer})
+	}
+	if s.gwStd != nil {
+		ts = append(ts, &target{name: "gateway-std", addr: s.gwStd.addr, proxy: s.gwStd, headers: customer})
 	}
 	return ts
 }

@@ -72,10 +72,17 @@ func mintToken(gateway, dataDir, org string) (string, error) {
 
 // startHocuspocus runs stock @hocuspocus/server (tools/realtimebench).
 func startHocuspocus(repo string) (*server, error) {
+	dir := filepath.Join(repo, "tools", "realtimebench")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		npm := exec.Command("npm", "ci", "--prefix", dir, "--no-audit", "--no-fund")
+		if out, err := npm.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("npm ci in tools/realtimebench: %v\n%s", err, out)
+		}
+	}
 	addr := freePort()
 	_, port, _ := splitHostPort(addr)
 	s := &server{name: "@hocuspocus/server 4.7.0", url: "ws://" + addr}
-	s.cmd = exec.Command("node", filepath.Join(repo, "tools", "realtimebench", "server.mjs"), port)
+	s.cmd = exec.Command("node", filepath.Join(dir, "server.mjs"), port)
 	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
 	if err := s.cmd.Start(); err != nil {
 		return nil, err

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/deploy/local/internal/localproc"
+)
+
+// One small kill -9 run in the embedded mode (FerretDB on SQLite, the
+// in-process Redis): every acknowledged activity's webhook must arrive.
+// The deterministic, bounded version of `make crashtest`; the kill point
+// is random, the expectation is not.
+func TestKill9OfDeployLocalLosesNoEvent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs deploy/local")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	work, bin, cleanup, err := localproc.Workspace(ctx, "crashtest", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	cfg := config{runs: 1, writes: 60, workers: 2, modes: []string{"embedded"}, wait: time.Minute, bin: bin}
+	r, err := runOnce(ctx, cfg, "embedded", 1, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.acked < cfg.writes/2 || r.lost() != 0 || r.serverErrors != 0 {
+		t.Fatalf("acknowledged %d of %d writes, delivered %d (lost %d), 5xx %d; want none lost",
+			r.acked, cfg.writes, r.delivered, r.lost(), r.serverErrors)
+	}
+}

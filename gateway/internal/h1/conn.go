@@ -1,0 +1,234 @@
+package h1
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Connection states, for Shutdown: only an idle connection may be closed
+// under the client.
+const (
+	stateActive int32 = iota
+	stateIdle
+	stateClosed
+	stateHijacked
+)
+
+const (
+	readBufferSize = 4 << 10
+	// maxPostHandlerRead is how much unread body is discarded to keep a
+	// connection, as net/http does.
+	maxPostHandlerRead = 256 << 10
+)
+
+// conn serves the requests of one connection, one after the other, reusing
+// the request, its header map and the buffers for each.
+type conn struct {
+	srv       *Server
+	nc        net.Conn
+	br        *bufio.Reader
+	state     atomic.Int32
+	head      []byte
+	vals      []string // backing array of the request's header values
+	reqHeader http.Header
+	req       *http.Request
+	url       url.URL
+	body      body
+	resp      response
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	c := &conn{srv: s, nc: nc}
+	c.state.Store(stateIdle)
+	return c
+}
+
+// closeIfIdle closes the connection if it waits for a request.
+func (c *conn) closeIfIdle() bool {
+	if c.state.CompareAndSwap(stateIdle, stateClosed) {
+		_ = c.nc.Close()
+		return true
+	}
+	return c.state.Load() == stateClosed
+}
+
+func (c *conn) serve(base context.Context) {
+	ctx, cancel := context.WithCancel(base)
+	ctx = context.WithValue(ctx, http.LocalAddrContextKey, c.nc.LocalAddr())
+	defer cancel()
+	defer func() {
+		if c.state.Load() != stateHijacked {
+			c.state.Store(stateClosed)
+			_ = c.nc.Close()
+			c.srv.track(c, false)
+		}
+	}()
+	c.init(ctx)
+	for c.serveOne() {
+	}
+}
+
+// init makes what every request of the connection reuses.
+func (c *conn) init(ctx context.Context) {
+	c.br = bufio.NewReaderSize(c.nc, readBufferSize)
+	c.head = make([]byte, 0, readBufferSize)
+	c.vals = make([]string, 0, 32)
+	c.reqHeader = make(http.Header, 16)
+	c.req, _ = http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
+	c.req.RemoteAddr = c.nc.RemoteAddr().String()
+	c.body = body{c: c, br: c.br}
+	c.resp = response{c: c, header: http.Header{}, out: make([]byte, 0, readBufferSize)}
+}
+
+// serveOne reads and answers one request; false ends the connection.
+func (c *conn) serveOne() bool {
+	s := c.srv
+	if !c.waitRequest() {
+		return false
+	}
+	t0 := time.Now()
+	if d := firstPositive(s.ReadHeaderTimeout, s.ReadTimeout); d > 0 {
+		_ = c.nc.SetReadDeadline(t0.Add(d))
+	}
+	if s.WriteTimeout > 0 {
+		_ = c.nc.SetWriteDeadline(t0.Add(s.WriteTimeout))
+	}
+	var err error
+	c.head, err = readHead(c.br, c.head[:0], s.maxHeaderBytes()+4096)
+	if err != nil {
+		c.refuse(err)
+		return false
+	}
+	r := c.req
+	r.URL, r.Header = &c.url, c.reqHeader
+	r.Form, r.PostForm, r.MultipartForm, r.Pattern = nil, nil, nil, ""
+	if err := parseHead(r, c.head, &c.vals); err != nil {
+		c.refuse(err)
+		return false
+	}
+	if s.ReadTimeout > 0 {
+		_ = c.nc.SetReadDeadline(t0.Add(s.ReadTimeout))
+	} else if s.ReadHeaderTimeout > 0 {
+		_ = c.nc.SetReadDeadline(time.Time{})
+	}
+	c.body.reset(r)
+	r.Body = &c.body
+	if r.ContentLength == 0 {
+		r.Body = http.NoBody
+	}
+	w := &c.resp
+	w.reset(r)
+	if expect := r.Header["Expect"]; len(expect) > 0 {
+		if strings.EqualFold(expect[0], "100-continue") && len(expect) == 1 && r.ProtoMinor == 1 {
+			c.body.continue_ = r.ContentLength != 0
+		} else {
+			w.closeAfter = true
+			w.header.Set("Connection", "close")
+			w.WriteHeader(http.StatusExpectationFailed)
+			w.finish()
+			return false
+		}
+	}
+	if !c.runHandler(w, r) {
+		return false
+	}
+	return !w.closeAfter
+}
+
+// waitRequest waits, idle, for the first byte of the next request.
+func (c *conn) waitRequest() bool {
+	if c.br.Buffered() == 0 {
+		if !c.state.CompareAndSwap(stateActive, stateIdle) && c.state.Load() != stateIdle {
+			return false
+		}
+		if d := firstPositive(c.srv.IdleTimeout, c.srv.ReadTimeout); d > 0 {
+			_ = c.nc.SetReadDeadline(time.Now().Add(d))
+		}
+		if _, err := c.br.Peek(1); err != nil {
+			return false
+		}
+	}
+	return c.state.CompareAndSwap(stateIdle, stateActive) || c.state.Load() == stateActive
+}
+
+// runHandler calls the handler and completes its answer. A panic aborts
+// the connection, as in net/http.
+func (c *conn) runHandler(w *response, r *http.Request) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			ok = false
+			if p != http.ErrAbortHandler {
+				slog.Error("h1: panic serving request", "remote", r.RemoteAddr, "panic", p)
+			}
+		}
+	}()
+	c.srv.Handler.ServeHTTP(w, r)
+	if w.hijacked {
+		return false
+	}
+	return w.finish() == nil
+}
+
+// refuse answers a request that could not be read, as net/http does.
+func (c *conn) refuse(err error) {
+	var ne net.Error
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrDeadlineExceeded) ||
+		errors.As(err, &ne) && ne.Timeout() || errors.Is(err, net.ErrClosed) {
+		return
+	}
+	msg := "400 Bad Request"
+	var se *statusError
+	switch {
+	case err == errHeaderTooLarge:
+		msg = "431 Request Header Fields Too Large"
+	case strings.HasPrefix(err.Error(), "unsupported transfer encoding"):
+		_, _ = io.WriteString(c.nc, "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nUnsupported transfer encoding")
+		c.closeWriteAndWait()
+		return
+	case errors.As(err, &se):
+		msg = strconv.Itoa(se.code) + " " + http.StatusText(se.code) + ": " + se.text
+	}
+	_ = c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = io.WriteString(c.nc, "HTTP/1.1 "+msg+"\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"+msg)
+	c.closeWriteAndWait()
+}
+
+// closeWriteAndWait half-closes and waits a little before the close, so
+// unread request bytes do not turn the close into a reset that could
+// destroy the answer in flight (net/http's rstAvoidanceDelay).
+func (c *conn) closeWriteAndWait() {
+	if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+	time.Sleep(500 * time.Millisecond)
+}
+
+// writeContinue sends the interim answer the client waits for before its
+// body, unless the final answer has begun.
+func (c *conn) writeContinue() error {
+	if c.resp.wroteHeader {
+		return nil
+	}
+	_, err := io.WriteString(c.nc, "HTTP/1.1 100 Continue\r\n\r\n")
+	return err
+}
+
+func firstPositive(ds ...time.Duration) time.Duration {
+	for _, d := range ds {
+		if d > 0 {
+			return d
+		}
+	}
+	return 0
+}

@@ -1,0 +1,53 @@
+package h1
+
+import (
+	"net/http"
+	"net/url"
+	"reflect"
+	"testing"
+)
+
+// FuzzParseHead: whenever the fast parser accepts a head, net/http's
+// parser (with http.Server's Host checks) must accept it too and read the
+// same request from it. Heads the fast parser declines go to net/http's
+// parser, so the two can only differ where this target would catch it.
+func FuzzParseHead(f *testing.F) {
+	for _, seed := range []string{
+		"POST /v2/users/get HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nContent-Length: 11\r\n\r\n",
+		"GET /v2/crdt/sync/o/d/e HTTP/1.1\r\nHost: gw\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+		"POST /a?b=c%20d HTTP/1.0\r\nHost: gw\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n",
+		"POST /a HTTP/1.1\r\nhost: gw\r\nx-svc-api-key: k\r\nx-svc-auth-token: t\r\nTraceparent: 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n",
+		"GET / HTTP/1.1\r\n\r\n",
+		"GET /%41 HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+		"GET http://x/y HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		fast := &http.Request{URL: &url.URL{}, Header: http.Header{}}
+		var vals []string
+		if !parseFast(fast, string(head), &vals) {
+			return
+		}
+		slow := &http.Request{}
+		if err := parseSlow(slow, head); err != nil {
+			t.Fatalf("fast parser accepted what net/http refuses (%v): %q", err, head)
+		}
+		if fast.Method != slow.Method || fast.RequestURI != slow.RequestURI || fast.Proto != slow.Proto ||
+			fast.ProtoMajor != slow.ProtoMajor || fast.ProtoMinor != slow.ProtoMinor || fast.Host != slow.Host ||
+			fast.ContentLength != slow.ContentLength || fast.Close != slow.Close {
+			t.Fatalf("request line/framing differs for %q:\nfast %s %s %s %d/%d host=%q cl=%d close=%v\nslow %s %s %s %d/%d host=%q cl=%d close=%v",
+				head, fast.Method, fast.RequestURI, fast.Proto, fast.ProtoMajor, fast.ProtoMinor, fast.Host, fast.ContentLength, fast.Close,
+				slow.Method, slow.RequestURI, slow.Proto, slow.ProtoMajor, slow.ProtoMinor, slow.Host, slow.ContentLength, slow.Close)
+		}
+		if *fast.URL != *slow.URL {
+			t.Fatalf("URL differs for %q: fast %#v slow %#v", head, *fast.URL, *slow.URL)
+		}
+		if !reflect.DeepEqual(fast.Header, slow.Header) {
+			t.Fatalf("header differs for %q:\nfast %v\nslow %v", head, fast.Header, slow.Header)
+		}
+		if !reflect.DeepEqual(fast.TransferEncoding, slow.TransferEncoding) {
+			t.Fatalf("transfer coding differs for %q: %v vs %v", head, fast.TransferEncoding, slow.TransferEncoding)
+		}
+	})
+}

@@ -1,0 +1,199 @@
+package realtime
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/opencollab/backend/svc-content/internal/yjs"
+)
+
+// committer is the replica-wide group commit: the rooms that received
+// updates queue themselves here, and one loop takes every queued room's
+// updates as one batch, stores the batch with one Store.AppendBatch call
+// (one store round-trip for all documents), then relays, acknowledges and
+// fans out what was stored. While a batch is being written the next one
+// gathers, so the busier the replica the larger (and cheaper per update)
+// its writes. Nothing is relayed or acknowledged before it is stored.
+type committer struct {
+	hub  *Hub
+	wake chan struct{} // one token: rooms are queued
+
+	mu     sync.Mutex
+	queued []*room
+	busy   bool // a batch is being stored or released
+	idle   *sync.Cond
+}
+
+func newCommitter(h *Hub) *committer {
+	c := &committer{hub: h, wake: make(chan struct{}, 1)}
+	c.idle = sync.NewCond(&c.mu)
+	return c
+}
+
+// enqueue queues r for the next batch (r set r.queued under its lock, so a
+// room is queued once however many updates it gathers).
+func (c *committer) enqueue(r *room) {
+	c.mu.Lock()
+	c.queued = append(c.queued, r)
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run writes batches until ctx ends; Hub.Close waits for the queue to be
+// empty before it cancels ctx, so what was received is stored.
+func (c *committer) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.wake:
+		}
+		for c.commitQueued() {
+		}
+	}
+}
+
+// roomBatch is what one room contributes to a batch.
+type roomBatch struct {
+	room    *room
+	pending []pendingUpdate
+	update  []byte // the pending updates merged
+}
+
+// commitQueued stores and releases the rooms queued now; false when none
+// was.
+func (c *committer) commitQueued() bool {
+	c.mu.Lock()
+	rooms := c.queued
+	c.queued = nil
+	c.busy = len(rooms) > 0
+	c.mu.Unlock()
+	if len(rooms) == 0 {
+		return false
+	}
+	defer c.done()
+	batch := make([]roomBatch, 0, len(rooms))
+	items := make([]Append, 0, len(rooms))
+	for _, r := range rooms {
+		rb, ok := r.takePending()
+		if !ok {
+			continue
+		}
+		update, err := mergePending(rb.pending)
+		if err != nil {
+			r.fail(err)
+			continue
+		}
+		rb.update = update
+		batch = append(batch, rb)
+		items = append(items, Append{Key: r.key, Update: update, By: rb.pending[len(rb.pending)-1].from.author})
+	}
+	if len(items) == 0 {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(c.hub.ctx, storeTimeout)
+	errs := c.hub.store.AppendBatch(ctx, items)
+	cancel()
+	published := make([]publication, 0, len(batch))
+	for i, rb := range batch {
+		if err := errAt(errs, i); err != nil {
+			rb.room.fail(fmt.Errorf("store update: %w", err))
+			continue
+		}
+		if p, ok := rb.room.release(rb); ok {
+			published = append(published, p)
+		}
+	}
+	c.hub.publishUpdates(published)
+	return true
+}
+
+func errAt(errs []error, i int) error {
+	if i < len(errs) {
+		return errs[i]
+	}
+	return nil
+}
+
+func (c *committer) done() {
+	c.mu.Lock()
+	c.busy = false
+	c.idle.Broadcast()
+	c.mu.Unlock()
+}
+
+// drained reports whether nothing waits to be stored.
+func (c *committer) drained() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.busy && len(c.queued) == 0
+}
+
+// mergePending makes one update of a room's pending updates.
+func mergePending(batch []pendingUpdate) ([]byte, error) {
+	if len(batch) == 1 {
+		return batch[0].update, nil
+	}
+	parts := make([][]byte, len(batch))
+	for i, p := range batch {
+		parts[i] = p.update
+	}
+	update, err := yjs.MergeUpdates(parts...)
+	if err != nil {
+		return nil, fmt.Errorf("merge updates: %w", err)
+	}
+	return update, nil
+}
+
+// takePending hands the room's pending updates to a batch.
+func (r *room) takePending() (roomBatch, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.queued = false
+	if r.broken || len(r.pending) == 0 {
+		return roomBatch{}, false
+	}
+	rb := roomBatch{room: r, pending: r.pending}
+	r.pending = nil
+	r.storing++
+	return rb, true
+}
+
+// publication is a stored update of a room for the other replicas.
+type publication struct {
+	key    DocKey
+	seq    uint64
+	update []byte
+}
+
+// release relays a stored batch to the members here (one message for the
+// whole batch: a sender of a multi-update batch gets its own edits back,
+// which Yjs ignores, and a busy document costs each member one message per
+// commit), acknowledges each update to its sender and passes the edits on.
+func (r *room) release(rb roomBatch) (publication, bool) {
+	r.mu.Lock()
+	r.storing--
+	if r.broken {
+		r.mu.Unlock()
+		return publication{}, false
+	}
+	var except *member
+	if len(rb.pending) == 1 {
+		except = rb.pending[0].from
+	}
+	r.broadcastLocked(&outbound{body: rb.update}, except)
+	r.seq++
+	p := publication{key: r.key, seq: r.seq, update: rb.update}
+	r.mu.Unlock()
+	authors := make([]Author, 0, len(rb.pending))
+	for _, pu := range rb.pending {
+		pu.from.ack(true)
+		authors = append(authors, pu.from.author)
+	}
+	r.hub.edited(r.key, authors)
+	return p, true
+}

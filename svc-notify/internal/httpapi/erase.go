@@ -1,0 +1,30 @@
+package httpapi
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/svc-notify/internal/notify"
+)
+
+// ErasePath is svc-identity's call of the GDPR erasure job.
+const ErasePath = "/internal/userdata/erase"
+
+type eraseRequest struct {
+	WorkspaceID string   `json:"workspaceId" validate:"required"`
+	UserIDs     []string `json:"userIds" validate:"required,max=100"`
+}
+
+func handleErase(svc *notify.Service) gin.HandlerFunc {
+	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+		var req eraseRequest
+		if err := api.Decode(c.Request, &req); err != nil {
+			return nil, err
+		}
+		n, err := svc.EraseUsers(c.Request.Context(), req.WorkspaceID, req.UserIDs)
+		if err != nil {
+			return nil, err
+		}
+		return api.OK("User data erased.", map[string]int{"erased": n}), nil
+	})
+}
