@@ -133,6 +133,7 @@ func Assemble(fsys fs.FS) (map[string]any, []Operation, error) {
 			list = append(list, Operation{Method: strings.ToUpper(method), Path: path, Auth: op.auth(), Tag: op.Tag})
 		}
 	}
+	closeRequests(paths, schemas)
 	base["tags"] = append(tagsOf(base), tags...)
 	base["paths"] = paths
 	sort.Slice(list, func(i, j int) bool {

@@ -125,7 +125,13 @@ func TestUserDataPaging(t *testing.T) {
 	for i := 1; i <= total; i++ {
 		comments = append(comments, e3CommentIn("heavy", fmt.Sprintf("c%03d", i)))
 	}
-	s.e3AddAnnotations(s.ws, org, "d1", map[string]any{"annotationId": "big", "commentData": comments})
+	// One request carries at most 100 comments (the content.comments limit):
+	// the annotation with the first 100, then comments/add with the rest.
+	s.e3AddAnnotations(s.ws, org, "d1", map[string]any{"annotationId": "big", "commentData": comments[:100]})
+	for start := 100; start < total; start += 100 {
+		batch := comments[start:min(start+100, total)]
+		s.ok("/v2/commentannotations/comments/add", map[string]any{"organizationId": org, "documentId": "d1", "annotationId": "big", "commentData": batch})
+	}
 	s.ok("/v2/commentannotations/reactions/add", map[string]any{"organizationId": org, "documentId": "d1", "annotationId": "big", "icon": "HEART", "user": e3User("heavy")})
 	s.ok("/v1/notifications/add", e3NotificationIn(org, "d1", "n1", "someone", "heavy"))
 
