@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
@@ -40,7 +41,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *activity.Service, g
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(MigratePath, handleMigrate(svc))
 	internal.POST(HasDataPath, handleHasData(svc))
-	internal.POST(ErasePath, handleErase(svc))
+	internal.POST(erasure.Path, erasure.Handler(svc.EraseUsers))
 }
 
 // requireFeature runs before decoding: a workspace without the feature

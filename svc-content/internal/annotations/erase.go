@@ -101,3 +101,16 @@ func redact(a *Annotation, id string) error {
 	a.Reactions = reactions
 	return nil
 }
+
+// EraseUsers erases each user's data in turn (the erasure job's call).
+func (s *Service) EraseUsers(ctx context.Context, ws string, userIDs []string) (int64, error) {
+	var total int64
+	for _, u := range userIDs {
+		n, err := s.EraseUser(ctx, ws, u)
+		if err != nil {
+			return total, err
+		}
+		total += int64(n)
+	}
+	return total, nil
+}

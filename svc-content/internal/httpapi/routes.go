@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
@@ -76,5 +77,5 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))
 	internal.POST(HasDataPath, handleDocumentHasData(s.Documents))
 	internal.POST(UserDataPath, handleUserData(s.Annotations))
-	internal.POST(ErasePath, handleErase(s.Annotations))
+	internal.POST(erasure.Path, erasure.Handler(s.Annotations.EraseUsers))
 }

@@ -3,11 +3,12 @@ package erasure
 import (
 	"context"
 
+	erasurecontract "github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/internalauth"
 )
 
 // ErasePath is the route every other service serves for the job.
-const ErasePath = "/internal/userdata/erase"
+const ErasePath = erasurecontract.Path
 
 // Caller calls one service's /internal routes (pkg/svcclient.Client).
 type Caller interface {

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
@@ -62,7 +63,10 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *notify.Service, gat
 	internal.POST(MigratePath, handleMigrate(svc))
 	internal.POST(HasDataPath, handleHasData(svc))
 	internal.POST(UserDataPath, handleUserData(svc))
-	internal.POST(ErasePath, handleErase(svc))
+	internal.POST(erasure.Path, erasure.Handler(func(ctx context.Context, ws string, users []string) (int64, error) {
+		n, err := svc.EraseUsers(ctx, ws, users)
+		return int64(n), err
+	}))
 }
 
 // requireFeature lets a request through only when its workspace has the
