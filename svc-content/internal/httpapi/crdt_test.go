@@ -156,7 +156,7 @@ func TestCRDTErrors(t *testing.T) {
 		{"update unknown editor", "update", `{` + ids + `"editorId":"e9","update":"AAA="}`, 404, "NOT_FOUND", "e9"},
 		{"update with data and update", "update", `{` + ids + `"editorId":"e1","type":"xml","data":"<p>y</p>","update":"AAA="}`, 400, "INVALID_ARGUMENT", "not both"},
 		{"add with update", "add", `{` + ids + `"editorId":"e2","type":"text","data":"x","update":"AAA="}`, 400, "INVALID_ARGUMENT", "update"},
-		{"unknown field", "update", `{` + ids + `"editorId":"e1","type":"xml","data":"x","upd":"AAA="}`, 400, "INVALID_ARGUMENT", "unknown field(s) upd"},
+		{"unknown field", "update", `{` + ids + `"editorId":"e1","type":"xml","data":"x","upd":"AAA="}`, 400, "INVALID_ARGUMENT", "unknown field upd"},
 		{"get unknown format", "get", `{` + ids + `"format":"html"}`, 400, "INVALID_ARGUMENT", "format"},
 		{"get stateVector not base64", "get", `{` + ids + `"format":"yjs","stateVector":"%%"}`, 400, "INVALID_ARGUMENT", "stateVector is not base64"},
 	}
