@@ -173,10 +173,12 @@ func TestFoldersAndDocuments(t *testing.T) {
 			t.Fatalf("update created ghost: %v", d[1])
 		}
 		s.ok("/v2/organizations/documents/update", map[string]any{"organizationId": org, "documents": []any{
-			map[string]any{"documentId": "doc1", "accessType": "organizationPrivate"},
+			map[string]any{"documentId": "doc1", "accessType": "organizationPrivate", "disabled": false},
 		}})
-		if d := docs("doc1"); d[0]["accessType"] != "organizationPrivate" {
-			t.Fatalf("organizationPrivate is not stored as default: %v", d[0])
+		// Re-enabled: a disabled document denies every user (velt disablestate), and the
+		// subtests below need doc1's ordinary access.
+		if d := docs("doc1"); d[0]["accessType"] != "organizationPrivate" || d[0]["disabled"] != false {
+			t.Fatalf("organizationPrivate is not stored as default, or doc1 still disabled: %v", d[0])
 		}
 	})
 
