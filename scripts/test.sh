@@ -51,7 +51,7 @@ go test -count=1 -timeout 20m "$@" "${patterns[@]}"
 
 # Fuzz the decoders of outside bytes briefly (their committed corpora in
 # testdata/fuzz already ran above as ordinary tests). FUZZTIME=0 skips.
-fuzztime="${FUZZTIME:-5s}"
+fuzztime="${FUZZTIME:-3s}"
 fuzz_targets=(
   "./pkg/api FuzzDecodeEnvelope"
   "./pkg/api FuzzDecodeFreeForm"
