@@ -43,6 +43,13 @@ const (
 	// relativeFloor: a relevant judgment scores at least this share of the
 	// best evidence (scored.match), once the best passed the absolute gate.
 	relativeFloor = 0.05
+	// vectorOnlyFloor replaces relativeFloor for a judgment that shares
+	// no word (nor lexicon concept) with the query while the lexical leg
+	// is on: its cosine alone must come this close to the best evidence.
+	// Near the embedder's noise level an unrelated text ("Document is
+	// ready to ship" for "logo contrast", cosine 0.22) otherwise passes
+	// the 5 % floor.
+	vectorOnlyFloor = 0.15
 	// bestLevel is the evidence level (evidenceLevel) the best match
 	// needs, on at least two of the query's words (severalWords).
 	bestLevel = 0.5
@@ -343,16 +350,27 @@ func cmpFloat(a, b float64) int {
 // kept when they have supportFloor of that evidence themselves (cosine and
 // coverage shares adding up) and score at least relativeFloor of the best
 // (scored.match), so the threshold follows each query's best evidence
-// instead of a fixed cosine.
+// instead of a fixed cosine; vectorOnlyFloor when the judgment shares no
+// word with the query (floorOf).
 func (s *Service) relevant(found []scored) []scored {
 	if len(found) == 0 || !s.evidence(found[0]) {
 		return nil
 	}
 	var out []scored
 	for _, sc := range found {
-		if sc.match >= relativeFloor && s.evidenceLevel(sc) >= supportFloor {
+		if sc.match >= s.floorOf(sc) && s.evidenceLevel(sc) >= supportFloor {
 			out = append(out, sc)
 		}
 	}
 	return out
+}
+
+// floorOf is the share of the best evidence (scored.match) a judgment
+// other than the best needs: relativeFloor, or vectorOnlyFloor when the
+// lexical leg is on and found none of the query's words in it.
+func (s *Service) floorOf(sc scored) float64 {
+	if s.Retrieval != RetrievalVector && s.Lexical != nil && sc.matched == 0 {
+		return vectorOnlyFloor
+	}
+	return relativeFloor
 }
