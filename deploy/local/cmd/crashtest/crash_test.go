@@ -28,7 +28,10 @@ func TestKill9OfDeployLocalLosesNoEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.acked < cfg.writes/2 || r.lost() != 0 || r.serverErrors != 0 {
+	// The kill lands at a random 30-70 % of the writes, and callers cut by it
+	// are not acknowledged: ask only that enough were acknowledged for the
+	// count of lost events to mean something.
+	if r.acked < cfg.writes/10 || r.lost() != 0 || r.serverErrors != 0 {
 		t.Fatalf("acknowledged %d of %d writes, delivered %d (lost %d), 5xx %d; want none lost",
 			r.acked, cfg.writes, r.delivered, r.lost(), r.serverErrors)
 	}
