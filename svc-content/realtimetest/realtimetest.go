@@ -6,11 +6,12 @@
 package realtimetest
 
 import (
+	"github.com/opencollab/backend/pkg/nodetool"
+
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -131,38 +132,7 @@ func Run(t *testing.T, scenario string, cfg any) Result {
 // checkDir finds tools/realtimecheck and makes sure node can run it.
 func checkDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "tools", "realtimecheck")
-	var missing string
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not installed"
-	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "y-websocket", "package.json")); err != nil {
-		missing = "the stock clients are not installed (run: npm ci --prefix tools/realtimecheck)"
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("cannot run the stock-client scenarios: %s", missing)
-		}
-		t.Skipf("skipping the stock-client scenarios: %s", missing)
-	}
-	return dir
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.work above the working directory: cannot find tools/realtimecheck")
-		}
-		dir = parent
-	}
+	return nodetool.Dir(t, "realtimecheck", "y-websocket")
 }
 
 // WSBase turns an http:// test server URL into its ws:// base.

@@ -5,10 +5,11 @@
 package tiptaptest
 
 import (
+	"github.com/opencollab/backend/pkg/nodetool"
+
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -135,37 +136,5 @@ func Run(t *testing.T, cases []Case) map[string]Result {
 // directory (the repository root holds go.work).
 func scriptPath(t *testing.T) string {
 	t.Helper()
-	dir := repoRoot(t)
-	tool := filepath.Join(dir, "tools", "tiptapcheck")
-	var missing string
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not installed"
-	} else if _, err := os.Stat(filepath.Join(tool, "node_modules", "@tiptap", "core", "package.json")); err != nil {
-		missing = "TipTap is not installed in tools/tiptapcheck (run: npm ci --prefix tools/tiptapcheck)"
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("cannot check documents with TipTap: %s", missing)
-		}
-		t.Skipf("skipping the TipTap check: %s", missing)
-	}
-	return filepath.Join(tool, "check.mjs")
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.work above the working directory: cannot find tools/tiptapcheck")
-		}
-		dir = parent
-	}
+	return filepath.Join(nodetool.Dir(t, "tiptapcheck", "@tiptap/core"), "check.mjs")
 }

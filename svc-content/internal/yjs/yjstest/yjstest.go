@@ -3,11 +3,12 @@
 package yjstest
 
 import (
+	"github.com/opencollab/backend/pkg/nodetool"
+
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -111,37 +112,5 @@ func Run(t *testing.T, script string, stdin []byte, args ...string) []byte {
 // (the repository root holds go.work) and makes sure node can run it.
 func scriptPath(t *testing.T) string {
 	t.Helper()
-	root := repoRoot(t)
-	dir := filepath.Join(root, "tools", "yjscheck")
-	var missing string
-	if _, err := exec.LookPath("node"); err != nil {
-		missing = "node is not installed"
-	} else if _, err := os.Stat(filepath.Join(dir, "node_modules", "yjs", "package.json")); err != nil {
-		missing = "yjs is not installed in tools/yjscheck (run: npm ci --prefix tools/yjscheck)"
-	}
-	if missing != "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("cannot check updates with yjs: %s", missing)
-		}
-		t.Skipf("skipping the yjs read-back check: %s", missing)
-	}
-	return filepath.Join(dir, "check.mjs")
-}
-
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.work above the working directory: cannot find tools/yjscheck")
-		}
-		dir = parent
-	}
+	return filepath.Join(nodetool.Dir(t, "yjscheck", "yjs"), "check.mjs")
 }
