@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/opencollab/backend/svc-identity/internal/signing"
 )
@@ -120,5 +121,16 @@ func TestOneAccessVocabularyInEveryAnswer(t *testing.T) {
 	}
 	if strings.Contains(string(perms.raw)+string(listed.raw)+string(upd.raw), `"default"`) {
 		t.Error(`an answer says "default"`)
+	}
+}
+
+// The realtime decision's expiresAt (the token's expiry, for svc-content)
+// is epoch milliseconds like every other expiresAt.
+func TestRealtimeAccessExpiryIsMilliseconds(t *testing.T) {
+	e := newEnv(t)
+	got := e.realtimeDecision("u1", "d1", map[string]any{"type": "document", "id": "d1", "organizationId": "o1"})
+	want := e.now.Add(48*time.Hour).Unix() * 1000
+	if got["allowed"] != true || got["expiresAt"] != float64(want) {
+		t.Fatalf("decision = %v, want allowed until %d (ms)", got, want)
 	}
 }
