@@ -63,6 +63,13 @@ func TestEvaluationModesNeverLeak(t *testing.T) {
 			t.Errorf("%s: %d cross-organization results, %d search and %d suggest cases", mode, m.CrossOrg, m.SearchCases, m.SuggestCases)
 		}
 	}
+	m, err := RunWith(context.Background(), set, memory.RetrievalHybrid, Options{Thesaurus: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CrossOrg != 0 {
+		t.Errorf("hybrid with the thesaurus: %d cross-organization results", m.CrossOrg)
+	}
 }
 
 func TestScoreSearch(t *testing.T) {

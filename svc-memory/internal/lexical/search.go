@@ -18,8 +18,11 @@ const (
 	// proximityBoost adds this share of the matched IDF, scaled by how
 	// tightly the matched words sit together.
 	proximityBoost = 0.3
-	// maxQueryTerms bounds the work of a very long query.
-	maxQueryTerms = 64
+	// maxQueryTerms bounds the work of a very long query;
+	// maxQueryTermsSenses with the thesaurus, whose senses (several a
+	// word) come after the words and concepts.
+	maxQueryTerms       = 64
+	maxQueryTermsSenses = 256
 	// rerankFactor: phrase and proximity are computed for this many
 	// times limit best BM25 candidates.
 	rerankFactor = 4
@@ -45,8 +48,12 @@ type docAcc struct {
 	hits [][]posting
 }
 
-func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
+func (s *shard) queryTerms(terms []analysis.Term, senses sensesFunc) []queryTerm {
 	var out []queryTerm
+	limit := maxQueryTerms
+	if senses != nil {
+		limit = maxQueryTermsSenses
+	}
 	index := map[string]int{}
 	n := float64(max(s.live, 1))
 	add := func(stem string, qi int, weight float64) {
@@ -55,7 +62,7 @@ func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
 			out[i].weight = max(out[i].weight, weight)
 			return
 		}
-		if len(out) == maxQueryTerms {
+		if len(out) == limit {
 			return
 		}
 		qt := queryTerm{stem: stem, qpos: []int{qi}, weight: weight}
@@ -74,6 +81,12 @@ func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
 		if t.Concept != "" {
 			add(conceptPrefix+t.Concept, qi, conceptTF)
 		}
+		if senses == nil {
+			continue
+		}
+		for _, sn := range senses(t) {
+			add(senseTerm(sn, t.Negated), qi, senseTF*float64(sn.Weight))
+		}
 	}
 	return out
 }
@@ -86,8 +99,8 @@ func (s *shard) idf(id uint32, ok bool, n float64) float64 {
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
-func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weights) []Hit {
-	qts := s.queryTerms(terms)
+func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weights, senses sensesFunc) []Hit {
+	qts := s.queryTerms(terms, senses)
 	accs := s.accumulate(qts, f, w)
 	if len(accs) == 0 {
 		return nil
