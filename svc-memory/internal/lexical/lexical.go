@@ -162,17 +162,22 @@ type Hit struct {
 	// word, or a word of the same lexicon concept); Words how many the
 	// query has. One shared word is weak evidence however rare it is.
 	Matched, Words int
+	// Found is how many of the query's words the document has in any
+	// field searched (Matched counts the fully weighed ones only).
+	Found int
 }
 
 // Weights weigh the two fields (BM25F).
 type Weights [numFields]float64
 
 // ReviewWeights and ContentWeights are the field weights of a review and
-// a content search: a review search reads decision and reasoning only
-// (rest-interface: embeddingType review), a content search the content
-// and a little of what was said about it.
+// a content search: a review search reads decision and reasoning, and a
+// little of the reviewed content for the ranking (a question often quotes
+// the content: "the page says it cures anxiety"); a content search the
+// content and a little of what was said about it. Only the fully weighed
+// field is evidence (evidenceFields).
 var (
-	ReviewWeights  = Weights{1, 0}
+	ReviewWeights  = Weights{1, 0.3}
 	ContentWeights = Weights{0.3, 1}
 )
 

@@ -115,8 +115,10 @@ func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weig
 	hits := make([]Hit, len(top))
 	for i, a := range top {
 		d := &s.docs[a.doc]
-		hits[i] = Hit{ID: d.id, Payload: d.payload, Score: a.score, Coverage: s.coverage(qts, a)}
-		hits[i].Matched, hits[i].Words = matchedWords(qts, a)
+		ev := evidenceFields(w)
+		hits[i] = Hit{ID: d.id, Payload: d.payload, Score: a.score, Coverage: s.coverage(qts, a, ev)}
+		hits[i].Matched, hits[i].Words = matchedWords(qts, a, ev)
+		hits[i].Found, _ = matchedWords(qts, a, [numFields]bool{true, true})
 	}
 	return hits
 }
@@ -182,9 +184,21 @@ func (s *shard) accumulate(qts []queryTerm, f vector.Filter, w Weights) []*docAc
 	return out
 }
 
+// evidenceFields are the fields a search weighs fully: what a judgment
+// says there is evidence (Coverage, Matched); a field weighed less only
+// helps ranking (a review search finds a judgment also by the reviewed
+// content, but the reasoning has to make the point).
+func evidenceFields(w Weights) [numFields]bool {
+	var ev [numFields]bool
+	for f, x := range w {
+		ev[f] = x >= 1
+	}
+	return ev
+}
+
 // coverage is the larger of the query's IDF share the document has and
 // the document's review-term IDF share the query has (see Hit).
-func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
+func (s *shard) coverage(qts []queryTerm, a *docAcc, ev [numFields]bool) float64 {
 	var total, have float64
 	queryHas := map[uint32]bool{}
 	for qi, qt := range qts {
@@ -197,7 +211,9 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 		}
 		var best float32
 		for _, p := range a.hits[qi] {
-			best = max(best, min(p.tf, 1))
+			if ev[p.field] {
+				best = max(best, min(p.tf, 1))
+			}
 		}
 		have += qt.idf * float64(best)
 	}
@@ -223,12 +239,13 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 
 // matchedWords counts the query word positions the document matched
 // (through any of their terms) and the query's word positions.
-func matchedWords(qts []queryTerm, a *docAcc) (matched, words int) {
+func matchedWords(qts []queryTerm, a *docAcc, ev [numFields]bool) (matched, words int) {
 	all, have := map[int]bool{}, map[int]bool{}
 	for qi, qt := range qts {
+		in := slices.ContainsFunc(a.hits[qi], func(p posting) bool { return ev[p.field] })
 		for _, p := range qt.qpos {
 			all[p] = true
-			if len(a.hits[qi]) > 0 {
+			if in {
 				have[p] = true
 			}
 		}
