@@ -33,6 +33,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *workspace.Service, 
 	forWorkspace := authed.Group("", internalauth.RequireWorkspace())
 	config := forWorkspace.Group("/v2/workspace")
 	emailConfigRoutes(config, hooks) // /emailconfig/get|update
+	domainRoutes(config, svc)        // /domains/add|delete
 	webhookRoutes(config, hooks)     // /advancedwebhookconfig/*, /advancedwebhook/endpoints/*
 	attemptRoutes(forWorkspace, deliveries, hooks.RequireEnabled)
 
