@@ -5,6 +5,7 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
@@ -40,4 +41,5 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *workspace.Service, 
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(LookupPath, handleLookup(svc))
 	internal.POST(features.SettingsPath, handleGetSettings(svc))
+	internal.POST(erasure.Path, erasure.Handler(deliveries.EraseUsers)) // GDPR: webhook payloads
 }
