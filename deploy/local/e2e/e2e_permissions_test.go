@@ -6,7 +6,8 @@ import (
 )
 
 func TestPermissionsAddGetRemove(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	soon := time.Now().Add(6 * time.Hour).UnixMilli()
 	get := func(t *testing.T, data map[string]any) map[string]any {
@@ -177,7 +178,7 @@ func TestPermissionsAddGetRemove(t *testing.T) {
 // (epoch ms) and checks that it no longer grants or lists.
 func TestExpiredGrantsGrantNothing(t *testing.T) {
 	t.Parallel()
-	s := startStack(t)
+	s := sharedStack(t)
 	expires := time.Now().UnixMilli() + 2000
 	s.ok("/v2/auth/permissions/add", map[string]any{"user": map[string]any{"userId": "temp"}, "permissions": map[string]any{"resources": []any{
 		map[string]any{"type": "document", "id": "d1", "organizationId": "acme", "expiresAt": expires},

@@ -21,6 +21,7 @@ import (
 // right after a Hocuspocus client was told its edits are saved: after a
 // restart on the same data every acknowledged edit is there.
 func TestRealtimeAcknowledgedEditsSurviveKill9(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "local")
 	build := exec.Command("go", "build", "-o", bin, "github.com/opencollab/backend/deploy/local")
 	if out, err := build.CombinedOutput(); err != nil {
