@@ -85,20 +85,6 @@ type Service struct {
 	relayEnded sync.WaitGroup
 }
 
-// Migration hook routes and shapes, for svc-content's client (it mirrors
-// these JSON names).
-const (
-	MigratePath = httpapi.MigratePath
-	HasDataPath = httpapi.HasDataPath
-)
-
-type (
-	MigrateRequest  = httpapi.MigrateRequest
-	MigrateResponse = httpapi.MigrateResponse
-	HasDataRequest  = httpapi.HasDataRequest
-	HasDataResponse = httpapi.HasDataResponse
-)
-
 // New creates the indexes (the records' and the event outbox's), starts
 // the outbox relay and builds the HTTP handler.
 func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {

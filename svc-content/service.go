@@ -20,6 +20,7 @@ import (
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -188,7 +189,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		serviceClient("svc-activity", cfg.ActivityURL, signer), logger)
 	httpapi.Routes(engine, signer, httpapi.Services{
 		CRDT: crdtSvc, Annotations: annotationsSvc, Features: features.NewChecker(workspace, 0),
-		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub, LiveState: rt.hub,
+		Locations: locationsSvc, Migrations: migrations, Documents: docmigrate.Keyed(own), Realtime: rt.hub, LiveState: rt.hub,
 	})
 
 	// Background work outlives New's context and stops with Close.
@@ -231,7 +232,7 @@ func serviceClient(name, baseURL string, signer *internalauth.Signer) *svcclient
 // never seen under its new id while its data is still moving. Owners
 // without an address are skipped.
 func migrationSteps(cfg Config, own ownData, signer *internalauth.Signer) []migration.Step {
-	steps := []migration.Step{{Name: "content", Owner: migration.NewLocal(own)}}
+	steps := []migration.Step{{Name: "content", Owner: docmigrate.Keyed(own)}}
 	for _, o := range []struct{ name, url string }{
 		{"notify", cfg.NotifyURL},
 		{"activity", cfg.ActivityURL},
@@ -239,7 +240,7 @@ func migrationSteps(cfg Config, own ownData, signer *internalauth.Signer) []migr
 		{"identity", cfg.IdentityURL},
 	} {
 		if o.url != "" {
-			steps = append(steps, migration.Step{Name: o.name, Owner: migration.NewRemote(serviceClient("svc-"+o.name, o.url, signer))})
+			steps = append(steps, migration.Step{Name: o.name, Owner: docmigrate.NewClient(serviceClient("svc-"+o.name, o.url, signer), "content")})
 		}
 	}
 	return steps
@@ -262,9 +263,9 @@ type ownData struct {
 	annotations *annotations.Service
 }
 
-// MigrateDocument moves both; each is an idempotent keyed update, so a
+// MoveDocument moves both; each is an idempotent keyed update, so a
 // re-run after a partial one finishes the move.
-func (d ownData) MigrateDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
+func (d ownData) MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
 	moved, err := d.crdt.MigrateDocument(ctx, ws, org, doc, newDoc)
 	if err != nil {
 		return 0, err
@@ -276,8 +277,8 @@ func (d ownData) MigrateDocument(ctx context.Context, ws, org, doc, newDoc strin
 	return moved + more, nil
 }
 
-// HasData reports whether either holds data of the document.
-func (d ownData) HasData(ctx context.Context, ws, org, doc string) (bool, error) {
+// HasDocumentData reports whether either holds data of the document.
+func (d ownData) HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error) {
 	if has, err := d.crdt.HasData(ctx, ws, org, doc); err != nil || has {
 		return has, err
 	}

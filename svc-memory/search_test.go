@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
@@ -292,8 +293,8 @@ func TestWorkspacesAreIsolated(t *testing.T) {
 	if r, _ := e.byID(ws1, "o1", "s1"); r.Decision != "rejected" {
 		t.Fatalf("ws1's s1 changed: %+v", r)
 	}
-	var moved svcmemory.MigrateResponse
-	e.okData(content, svcmemory.MigratePath, svcmemory.MigrateRequest{WorkspaceID: "ws2", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d8"}, &moved)
+	var moved docmigrate.Moved
+	e.okData(content, docmigrate.MigratePath, docmigrate.Move{WorkspaceID: "ws2", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d8", MigrationID: "m1"}, &moved)
 	if r, _ := e.byID(ws1, "o1", "s1"); r.DocumentID != "d1" || moved.Moved != 2 {
 		t.Fatalf("a ws2 migration (moved %d) moved ws1's judgment: %+v", moved.Moved, r)
 	}

@@ -48,19 +48,6 @@ const (
 	snapshotEvery = 10 * time.Minute
 )
 
-// Migration hook routes and shapes, for svc-content's client.
-const (
-	MigratePath = httpapi.MigratePath
-	HasDataPath = httpapi.HasDataPath
-)
-
-type (
-	MigrateRequest  = httpapi.MigrateRequest
-	MigrateResponse = httpapi.MigrateResponse
-	HasDataRequest  = httpapi.HasDataRequest
-	HasDataResponse = httpapi.HasDataResponse
-)
-
 // Deps are the connected stores the service runs on.
 type Deps struct {
 	DB     *mongo.Database

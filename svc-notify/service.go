@@ -91,20 +91,12 @@ type Service struct {
 	relayEnded sync.WaitGroup
 }
 
-// Internal routes and their shapes, for the clients in svc-content
-// (migration) and svc-identity (users/data/get), which mirror these JSON
-// names.
-const (
-	MigratePath  = httpapi.MigratePath
-	HasDataPath  = httpapi.HasDataPath
-	UserDataPath = httpapi.UserDataPath
-)
+// The user-data route and its shapes, for svc-identity's client
+// (users/data/get), which mirrors these JSON names. The document migration
+// routes are pkg/docmigrate's.
+const UserDataPath = httpapi.UserDataPath
 
 type (
-	MigrateRequest   = httpapi.MigrateRequest
-	MigrateResponse  = httpapi.MigrateResponse
-	HasDataRequest   = httpapi.HasDataRequest
-	HasDataResponse  = httpapi.HasDataResponse
 	UserDataRequest  = httpapi.UserDataRequest
 	UserDataResponse = httpapi.UserDataResponse
 )

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"log/slog"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
@@ -82,36 +80,5 @@ func handleDelete(svc *activity.Service) gin.HandlerFunc {
 			return nil, err
 		}
 		return api.OK("Activities deleted.", results), nil
-	})
-}
-
-func handleMigrate(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req MigrateRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		ctx := c.Request.Context()
-		moved, err := svc.MoveDocument(ctx, req.WorkspaceID, req.OrganizationID, req.DocumentID, req.NewDocumentID)
-		if err != nil {
-			return nil, err
-		}
-		slog.InfoContext(ctx, "document activities migrated", "workspaceId", req.WorkspaceID,
-			"migrationId", req.MigrationID, "documentId", req.DocumentID, "newDocumentId", req.NewDocumentID, "moved", moved)
-		return api.OK("Document activities migrated.", MigrateResponse{Moved: moved}), nil
-	})
-}
-
-func handleHasData(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req HasDataRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		has, err := svc.HasDocumentData(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document data checked.", HasDataResponse{HasData: has}), nil
 	})
 }

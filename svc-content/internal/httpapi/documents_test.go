@@ -63,7 +63,6 @@ func docEngine(rw locations.Rewriter) *gin.Engine {
 	g.POST("/v2/organizations/documents/migrate/status", handleMigrationStatus(nil))
 	internal := e.Group("", docSigner.Authenticate(), internalauth.RequireService())
 	internal.POST(UserDataPath, handleUserData(nil))
-	internal.POST(MigratePath, handleDocumentMigrate(nil))
 	return e
 }
 
@@ -189,8 +188,6 @@ func TestDocumentOperationsValidate(t *testing.T) {
 		{"user data limit 0", svc, UserDataPath, map[string]any{"workspaceId": "w", "organizationId": "o", "userId": "u", "limit": 0}, "limit"},
 		{"user data limit 101", svc, UserDataPath, map[string]any{"workspaceId": "w", "organizationId": "o", "userId": "u", "limit": 101}, "limit"},
 		{"user data without user", svc, UserDataPath, map[string]any{"workspaceId": "w", "organizationId": "o"}, "userId"},
-		{"internal migrate onto itself", svc, MigratePath, map[string]any{"workspaceId": "w", "organizationId": "o", "documentId": "a", "newDocumentId": "a"}, "newDocumentId"},
-		{"internal migrate without workspace", svc, MigratePath, map[string]any{"organizationId": "o", "documentId": "a", "newDocumentId": "b"}, "workspaceId"},
 	}
 	e := docEngine(&docRewriter{})
 	for _, tt := range tests {

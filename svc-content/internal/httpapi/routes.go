@@ -3,11 +3,11 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -19,17 +19,8 @@ import (
 
 // Internal routes other services call.
 const (
-	MigratePath  = migration.MigratePath // document migration contract
-	HasDataPath  = migration.HasDataPath
 	UserDataPath = "/internal/userdata/content" // identity's users/data/get fan-out
 )
-
-// DocumentData is svc-content's own data keyed by document id (CRDT and
-// annotations, whose locations live on the annotations).
-type DocumentData interface {
-	MigrateDocument(ctx context.Context, workspaceID, orgID, oldDocID, newDocID string) (int64, error)
-	HasData(ctx context.Context, workspaceID, orgID, docID string) (bool, error)
-}
 
 // Services are what the routes call.
 type Services struct {
@@ -38,8 +29,8 @@ type Services struct {
 	Features    *features.Checker
 	Locations   *locations.Service
 	Migrations  *migration.Service
-	Documents   DocumentData
-	Realtime    Realtime // nil: no realtime sync
+	Documents   docmigrate.Owner // content's own data keyed by document id
+	Realtime    Realtime         // nil: no realtime sync
 	LiveState   LiveState
 }
 
@@ -74,8 +65,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	}
 
 	internal := authed.Group("", internalauth.RequireService())
-	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))
-	internal.POST(HasDataPath, handleDocumentHasData(s.Documents))
+	docmigrate.Routes(internal, s.Documents)
 	internal.POST(UserDataPath, handleUserData(s.Annotations))
 	internal.POST(erasure.Path, erasure.Handler(s.Annotations.EraseUsers))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-identity/internal/erasure"
@@ -89,9 +90,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	r.POST("/v2/organizations/documents/access/disablestate/update", handleDocumentDisable(ids))
 
 	// Service-to-service: document migration (svc-content orchestrates).
-	in := e.Group("/internal", signer.Authenticate(), internalauth.RequireService())
-	in.POST("/documents/migrate", handleMigrateDocument(ids))
-	in.POST("/documents/has-data", handleDocumentHasData(ids))
+	docmigrate.Routes(e.Group("", signer.Authenticate(), internalauth.RequireService()), documentOwner{ids})
 	e.POST(RealtimeAccessPath, signer.Authenticate(), internalauth.RequireService(), handleRealtimeAccess(ids, secrets, now))
 }
 

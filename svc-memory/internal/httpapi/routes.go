@@ -5,15 +5,10 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
-)
-
-// Internal routes of the document migration contract.
-const (
-	MigratePath = "/internal/documents/migrate"
-	HasDataPath = "/internal/documents/has-data"
 )
 
 // Routes registers every operation on e. The public ones act for the
@@ -38,6 +33,5 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, mem *memory.Service, ag 
 	mems.POST("/index/status", handleIndexStatus(mem))
 
 	internal := authed.Group("", internalauth.RequireService())
-	internal.POST(MigratePath, handleMigrate(mem))
-	internal.POST(HasDataPath, handleHasData(mem))
+	docmigrate.Routes(internal, docmigrate.Keyed(mem))
 }
