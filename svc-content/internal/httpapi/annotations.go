@@ -14,14 +14,16 @@ import (
 // annotationRoutes registers the comment-annotation operations (spec §7).
 // The two reaction operations are ours: the spec models reactions but
 // documents no REST operation for them (see annotations/reactions.go).
-func annotationRoutes(g gin.IRoutes, svc *annotations.Service, checker *features.Checker) {
+// The reads that are advanced queries need the workspace's switch on.
+func annotationRoutes(g gin.IRoutes, svc *annotations.Service, gate features.Gate) {
+	advanced := features.Middleware(gate, features.AdvancedQueries)
 	g.POST("/v2/commentannotations/add", api.Handle(annotationOp(svc.Add, "Annotations added.")))
-	g.POST("/v2/commentannotations/get", handleAnnotationsGet(svc, checker))
-	g.POST("/v2/commentannotations/count/get", advancedQuery(checker, annotationOp(svc.Count, "Comment count retrieved successfully.")))
+	g.POST("/v2/commentannotations/get", advanced, handleAnnotationsGet(svc))
+	g.POST("/v2/commentannotations/count/get", advanced, api.Handle(annotationOp(svc.Count, "Comment count retrieved successfully.")))
 	g.POST("/v2/commentannotations/update", api.Handle(annotationOp(svc.Update, "Annotations updated.")))
 	g.POST("/v2/commentannotations/delete", api.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
 	g.POST("/v2/commentannotations/comments/add", api.Handle(annotationOp(svc.AddComments, "Comments added.")))
-	g.POST("/v2/commentannotations/comments/get", advancedQuery(checker, annotationOp(svc.GetComments, "Comments retrieved.")))
+	g.POST("/v2/commentannotations/comments/get", advanced, api.Handle(annotationOp(svc.GetComments, "Comments retrieved.")))
 	g.POST("/v2/commentannotations/comments/update", api.Handle(annotationOp(svc.UpdateComments, "Comments updated.")))
 	g.POST("/v2/commentannotations/comments/delete", api.Handle(annotationOp(svc.DeleteComments, "Comments deleted.")))
 	g.POST("/v2/commentannotations/reactions/add", api.Handle(annotationOp(svc.AddReaction, "Reaction added.")))
@@ -48,22 +50,8 @@ func annotationOp[Req, Out any](op func(context.Context, string, Req) (Out, erro
 	}
 }
 
-// advancedQuery runs h only for workspaces with advanced queries on.
-func advancedQuery(checker *features.Checker, h api.HandlerFunc) gin.HandlerFunc {
+func handleAnnotationsGet(svc *annotations.Service) gin.HandlerFunc {
 	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		ws, err := annotationWorkspace(c)
-		if err != nil {
-			return nil, err
-		}
-		if err := checker.Require(c.Request.Context(), ws, features.AdvancedQueries); err != nil {
-			return nil, err
-		}
-		return h(c)
-	})
-}
-
-func handleAnnotationsGet(svc *annotations.Service, checker *features.Checker) gin.HandlerFunc {
-	return advancedQuery(checker, func(c *gin.Context) (*api.Result, error) {
 		var req annotations.GetRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

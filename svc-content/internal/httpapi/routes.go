@@ -26,7 +26,7 @@ const (
 type Services struct {
 	CRDT        *crdt.Service
 	Annotations *annotations.Service
-	Features    *features.Checker
+	Features    features.Gate
 	Locations   *locations.Service
 	Migrations  *migration.Service
 	Documents   docmigrate.Owner // content's own data keyed by document id
