@@ -28,12 +28,17 @@ func Handle(h HandlerFunc) gin.HandlerFunc {
 	}
 }
 
-// WriteError writes the failure envelope for err. Errors that are not
-// *Error are logged and reported as INTERNAL without detail.
+// WriteError writes the failure envelope for err: the one place an error
+// becomes a status and a message. Errors that are not *Error are logged and
+// reported as INTERNAL without detail; the cause of a 5xx *Error is logged
+// and never sent.
 func WriteError(ctx context.Context, w http.ResponseWriter, err error) {
 	apiErr, ok := AsError(err)
-	if !ok {
+	switch {
+	case !ok:
 		slog.ErrorContext(ctx, "request failed", "error", err)
+	case apiErr.Cause != nil && HTTPStatus(apiErr.Status) >= http.StatusInternalServerError:
+		slog.WarnContext(ctx, "request failed", "status", apiErr.Status, "error", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	if ra := RetryAfterSeconds(apiErr.Status); ra != "" && w.Header().Get("Retry-After") == "" {

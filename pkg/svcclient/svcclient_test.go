@@ -2,8 +2,11 @@ package svcclient
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -53,4 +56,32 @@ func TestCallRoundTrip(t *testing.T) {
 		t.Fatalf("unconfigured: %v", err)
 	}
 	_ = http.StatusOK
+}
+
+// A service that cannot be reached is UNAVAILABLE, and the transport error
+// that explains it stays reachable for logs and errors.Is/As.
+func TestUnreachableKeepsTheTransportError(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nobody listens there now
+
+	c := New("gone", url, internalauth.NewSigner("s3cret-s3cret-s3cret"))
+	err := c.Call(context.Background(), "/internal/echo", internalauth.Service("test"), map[string]string{}, nil)
+	if !api.IsStatus(err, api.Unavailable) {
+		t.Fatalf("want UNAVAILABLE, got %v", err)
+	}
+	var opErr *net.OpError
+	if !errors.As(err, &opErr) || opErr.Op != "dial" {
+		t.Fatalf("the dial error is lost: %#v", err)
+	}
+	if !strings.Contains(err.Error(), "gone is unavailable") || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("error text %q names neither the service nor the cause", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := c.Call(ctx, "/internal/echo", internalauth.Service("test"), nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a canceled call hides context.Canceled: %v", err)
+	}
 }
