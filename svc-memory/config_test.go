@@ -12,6 +12,7 @@ import (
 )
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("s", 16)
 	tests := []struct {
 		name    string
@@ -43,6 +44,7 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestWrongPrincipal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	move := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d2", MigrationID: "m1"}
 	tests := []struct {

@@ -13,6 +13,7 @@ import (
 // collections, filters inside the query, and an index that outlives the
 // process.
 func TestServiceOnQdrant(t *testing.T) {
+	t.Parallel()
 	srv := qdranttest.Start(t)
 	cfg := svcmemory.Config{QdrantAddr: srv.Addr(), QdrantCollection: "judgments"}
 	e := newEnv(t, cfg)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestJudgmentsQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	tests := []struct {
@@ -52,6 +53,7 @@ func TestJudgmentsQuery(t *testing.T) {
 }
 
 func TestJudgmentsQueryPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	var all []string
@@ -94,6 +96,7 @@ func TestJudgmentsQueryPages(t *testing.T) {
 }
 
 func TestJudgmentsQueryValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	tests := []struct {
 		name string
@@ -123,6 +126,7 @@ func TestJudgmentsQueryValidation(t *testing.T) {
 }
 
 func TestMigrateDocument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	move := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}

@@ -60,6 +60,7 @@ func sortedIDs(rs []record) string {
 }
 
 func TestSearchScopesAndFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	now := seed(e)
 	q := func(kv ...any) map[string]any {
@@ -115,6 +116,7 @@ func TestSearchScopesAndFilters(t *testing.T) {
 }
 
 func TestSearchRankingAndRecordShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	res := e.search(ws1, map[string]any{"query": "citation missing", "organizationId": "o1", "documentId": "d1", "scope": "apiKey"})
@@ -160,6 +162,7 @@ func TestSearchRankingAndRecordShape(t *testing.T) {
 }
 
 func TestSearchContentEmbedding(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	byContent := e.search(ws1, map[string]any{"query": "onboarding checklist", "embeddingType": "content"})
@@ -175,6 +178,7 @@ func TestSearchContentEmbedding(t *testing.T) {
 }
 
 func TestSearchThreadAndRecency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	now := seed(e)
 	thread := e.search(ws1, map[string]any{"organizationId": "o1", "filters": map[string]any{"annotationId": "ann1"}})
@@ -212,6 +216,7 @@ func TestSearchThreadAndRecency(t *testing.T) {
 }
 
 func TestSearchValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	tests := []struct {
 		name string
@@ -271,6 +276,7 @@ func TestSearchValidation(t *testing.T) {
 }
 
 func TestWorkspacesAreIsolated(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	res := e.search(ws2, map[string]any{"query": "citation missing", "limit": 50})
