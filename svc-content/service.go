@@ -19,13 +19,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 	"github.com/opencollab/backend/svc-content/internal/httpapi"
@@ -182,7 +182,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		}
 	}
 
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
 	rt := startRealtime(cfg, deps.Redis, crdtSvc, serviceClient("svc-identity", cfg.IdentityURL, signer),
@@ -195,7 +195,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// Background work outlives New's context and stops with Close.
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), cancel: cancel, realtime: rt}
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 	worker := migrations.NewWorker(migration.WorkerOptions{Lease: cfg.MigrationLease})
 	s.wg.Go(func() { pub.RunRelay(bg) })
 	s.wg.Go(func() { worker.Run(bg) })
@@ -205,7 +205,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the background work and waits for it. A migration in flight

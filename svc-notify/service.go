@@ -19,12 +19,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-notify/internal/httpapi"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 	"github.com/opencollab/backend/svc-notify/internal/store"
@@ -131,7 +131,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		workspace = svcclient.New("svc-workspace", cfg.WorkspaceURL, signer)
 	}
 	svc := notify.NewService(mongoStore, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), publisher, logger)
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), deps.Redis.Ping(ctx).Err())
 	})
 	httpapi.Routes(engine, signer, svc, features.NewChecker(workspace, 0))
@@ -140,7 +140,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// it); Close ends it.
 	relayCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), stopRelay: stop}
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 	s.relayEnded.Go(func() { publisher.RunRelay(relayCtx) })
 	return s, nil
 }
@@ -148,7 +148,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the outbox relay and waits for it. Events still in the

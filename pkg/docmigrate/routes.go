@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 // Routes mounts MigratePath and HasDataPath on r (a group that already
@@ -16,7 +17,7 @@ func Routes(r gin.IRoutes, owner Owner) {
 }
 
 func handleMigrate(owner Owner) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var m Move
 		if err := api.Decode(c.Request, &m); err != nil {
 			return nil, err
@@ -36,7 +37,7 @@ func handleMigrate(owner Owner) gin.HandlerFunc {
 }
 
 func handleHasData(owner Owner) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var doc Document
 		if err := api.Decode(c.Request, &doc); err != nil {
 			return nil, err

@@ -13,13 +13,14 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 func TestCallRoundTrip(t *testing.T) {
 	signer := internalauth.NewSigner("s3cret-s3cret-s3cret")
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	e.Use(signer.Authenticate())
-	e.POST("/internal/echo", api.Handle(func(c *gin.Context) (*api.Result, error) {
+	e.POST("/internal/echo", web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var in struct {
 			Name string `json:"name" validate:"required"`
 		}

@@ -5,11 +5,12 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 )
 
 func handleAdd(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -28,7 +29,7 @@ func handleAdd(svc *activity.Service) gin.HandlerFunc {
 }
 
 func handleUpdate(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -47,7 +48,7 @@ func handleUpdate(svc *activity.Service) gin.HandlerFunc {
 }
 
 func handleGet(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -66,7 +67,7 @@ func handleGet(svc *activity.Service) gin.HandlerFunc {
 }
 
 func handleDelete(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
@@ -17,22 +18,22 @@ import (
 // The reads that are advanced queries need the workspace's switch on.
 func annotationRoutes(g gin.IRoutes, svc *annotations.Service, gate features.Gate) {
 	advanced := features.Middleware(gate, features.AdvancedQueries)
-	g.POST("/v2/commentannotations/add", api.Handle(annotationOp(svc.Add, "Annotations added.")))
+	g.POST("/v2/commentannotations/add", web.Handle(annotationOp(svc.Add, "Annotations added.")))
 	g.POST("/v2/commentannotations/get", advanced, handleAnnotationsGet(svc))
-	g.POST("/v2/commentannotations/count/get", advanced, api.Handle(annotationOp(svc.Count, "Comment count retrieved successfully.")))
-	g.POST("/v2/commentannotations/update", api.Handle(annotationOp(svc.Update, "Annotations updated.")))
-	g.POST("/v2/commentannotations/delete", api.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
-	g.POST("/v2/commentannotations/comments/add", api.Handle(annotationOp(svc.AddComments, "Comments added.")))
-	g.POST("/v2/commentannotations/comments/get", advanced, api.Handle(annotationOp(svc.GetComments, "Comments retrieved.")))
-	g.POST("/v2/commentannotations/comments/update", api.Handle(annotationOp(svc.UpdateComments, "Comments updated.")))
-	g.POST("/v2/commentannotations/comments/delete", api.Handle(annotationOp(svc.DeleteComments, "Comments deleted.")))
-	g.POST("/v2/commentannotations/reactions/add", api.Handle(annotationOp(svc.AddReaction, "Reaction added.")))
-	g.POST("/v2/commentannotations/reactions/delete", api.Handle(annotationOp(svc.DeleteReaction, "Reaction deleted.")))
+	g.POST("/v2/commentannotations/count/get", advanced, web.Handle(annotationOp(svc.Count, "Comment count retrieved successfully.")))
+	g.POST("/v2/commentannotations/update", web.Handle(annotationOp(svc.Update, "Annotations updated.")))
+	g.POST("/v2/commentannotations/delete", web.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
+	g.POST("/v2/commentannotations/comments/add", web.Handle(annotationOp(svc.AddComments, "Comments added.")))
+	g.POST("/v2/commentannotations/comments/get", advanced, web.Handle(annotationOp(svc.GetComments, "Comments retrieved.")))
+	g.POST("/v2/commentannotations/comments/update", web.Handle(annotationOp(svc.UpdateComments, "Comments updated.")))
+	g.POST("/v2/commentannotations/comments/delete", web.Handle(annotationOp(svc.DeleteComments, "Comments deleted.")))
+	g.POST("/v2/commentannotations/reactions/add", web.Handle(annotationOp(svc.AddReaction, "Reaction added.")))
+	g.POST("/v2/commentannotations/reactions/delete", web.Handle(annotationOp(svc.DeleteReaction, "Reaction deleted.")))
 }
 
 // annotationOp is the handler of an operation whose result is its data:
 // decode the body into Req, call op for the caller's workspace, answer.
-func annotationOp[Req, Out any](op func(context.Context, string, Req) (Out, error), message string) api.HandlerFunc {
+func annotationOp[Req, Out any](op func(context.Context, string, Req) (Out, error), message string) web.HandlerFunc {
 	return func(c *gin.Context) (*api.Result, error) {
 		var req Req
 		if err := api.Decode(c.Request, &req); err != nil {
@@ -51,7 +52,7 @@ func annotationOp[Req, Out any](op func(context.Context, string, Req) (Out, erro
 }
 
 func handleAnnotationsGet(svc *annotations.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req annotations.GetRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

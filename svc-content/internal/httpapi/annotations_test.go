@@ -23,6 +23,7 @@ import (
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
@@ -60,7 +61,7 @@ func newAnnEnv(t *testing.T, checker *features.Checker) *annEnv {
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	engine := api.NewEngine(nil)
+	engine := web.NewEngine(nil)
 	engine.Use(func(c *gin.Context) {
 		if ws := c.GetHeader(annWorkspaceHeader); ws != "" {
 			c.Request = c.Request.WithContext(internalauth.WithPrincipal(c.Request.Context(), internalauth.Workspace(ws)))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 )
 
@@ -120,7 +121,7 @@ func decodeCRDT(c *gin.Context, svc *crdt.Service, dst any) error {
 }
 
 func handleCRDTAdd(svc *crdt.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req crdtWriteRequest
 		if err := decodeCRDT(c, svc, &req); err != nil {
 			return nil, err
@@ -144,7 +145,7 @@ func handleCRDTAdd(svc *crdt.Service) gin.HandlerFunc {
 }
 
 func handleCRDTGet(svc *crdt.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req crdtGetRequest
 		if err := decodeCRDT(c, svc, &req); err != nil {
 			return nil, err
@@ -163,7 +164,7 @@ func handleCRDTGet(svc *crdt.Service) gin.HandlerFunc {
 }
 
 func handleCRDTUpdate(svc *crdt.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req crdtWriteRequest
 		if err := decodeCRDT(c, svc, &req); err != nil {
 			return nil, err

@@ -10,9 +10,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 )
 
@@ -24,7 +24,7 @@ func crdtEngine(t *testing.T) *gin.Engine {
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	e.Use(func(c *gin.Context) {
 		ctx := internalauth.WithPrincipal(c.Request.Context(), internalauth.Workspace("ws1"))
 		c.Request = c.Request.WithContext(ctx)

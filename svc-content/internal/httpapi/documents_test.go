@@ -13,6 +13,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/locations"
 )
 
@@ -55,7 +56,7 @@ var docSigner = internalauth.NewSigner("test-internal-secret-0123456789")
 // docEngine serves the document operations behind the signature check,
 // as Routes does.
 func docEngine(rw locations.Rewriter) *gin.Engine {
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	g := e.Group("", docSigner.Authenticate(), internalauth.RequireWorkspace())
 	g.POST("/v1/organizations/documents/locations/update", handleLocationsUpdate(locations.NewService(docCreds{}, rw)))
 	// These fail in decoding and never reach their (nil) service.

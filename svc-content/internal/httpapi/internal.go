@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
@@ -29,7 +30,7 @@ type userDataResponse struct {
 }
 
 func handleUserData(svc *annotations.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req userDataRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

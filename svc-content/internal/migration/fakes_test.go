@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 // tracker sees every step call of every fake: the order of calls and
@@ -147,7 +147,7 @@ func (f *fakeOwner) records(doc string) int64 {
 // serve it, and returns a client of it.
 func serve(t *testing.T, f *fakeOwner) (*docmigrate.Client, *httptest.Server) {
 	t.Helper()
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	docmigrate.Routes(e.Group("", testSigner.Authenticate(), internalauth.RequireService()), f)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)

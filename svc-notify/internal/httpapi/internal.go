@@ -7,6 +7,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/docmigrate"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 )
 
@@ -43,7 +44,7 @@ func (o documentOwner) DocumentHasData(ctx context.Context, d docmigrate.Documen
 }
 
 func handleUserData(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req UserDataRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
 )
 
@@ -44,7 +45,7 @@ type attemptView struct {
 }
 
 func handleGetAttempts(svc *delivery.Service, requireEnabled func(ctx context.Context, workspaceID string) error) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		ctx := c.Request.Context()
 		ws := internalauth.WorkspaceID(ctx)
 		if err := requireEnabled(ctx, ws); err != nil {

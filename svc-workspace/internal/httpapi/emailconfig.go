@@ -5,6 +5,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
 
@@ -63,7 +64,7 @@ func emailConfigOf(c webhook.EmailConfig) emailConfigResponse {
 }
 
 func handleGetEmailConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req struct{}
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -78,7 +79,7 @@ func handleGetEmailConfig(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleUpdateEmailConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateEmailConfigRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{FreeKeys: []string{triggersPath}}); err != nil {
 			return nil, err

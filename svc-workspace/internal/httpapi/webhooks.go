@@ -5,6 +5,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
 
@@ -23,7 +24,7 @@ func webhookRoutes(g gin.IRoutes, svc *webhook.Service) {
 }
 
 func handleGetWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req struct{}
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -38,7 +39,7 @@ func handleGetWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleUpdateWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateWebhookConfigRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -56,7 +57,7 @@ func handleUpdateWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleCreateEndpoint(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req createEndpointRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -77,7 +78,7 @@ func handleCreateEndpoint(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleListEndpoints(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req listEndpointsRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -96,7 +97,7 @@ func handleListEndpoints(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleUpdateEndpoint(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateEndpointRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -115,7 +116,7 @@ func handleUpdateEndpoint(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleDeleteEndpoint(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req endpointIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -129,7 +130,7 @@ func handleDeleteEndpoint(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleGetEndpointSecret(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req endpointIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -144,7 +145,7 @@ func handleGetEndpointSecret(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleRotateEndpointSecret(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req endpointIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
