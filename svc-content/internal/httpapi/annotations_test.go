@@ -149,6 +149,7 @@ func annDoc(extra map[string]any) map[string]any {
 const annPath = "/v2/commentannotations/"
 
 func TestAnnotationOperationShapes(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	add := e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{
 		map[string]any{"annotationId": "a1", "location": map[string]any{"id": "L1"},
@@ -249,6 +250,7 @@ func TestAnnotationOperationShapes(t *testing.T) {
 }
 
 func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	item := func(extra map[string]any) map[string]any {
 		it := map[string]any{"commentData": []any{map[string]any{"commentText": "x", "from": annUser("alice")}}}
@@ -307,6 +309,7 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 }
 
 func TestAnnotationGetPagesOverHTTP(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	for i := range 7 {
 		e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{map[string]any{"annotationId": fmt.Sprintf("a%d", i),
@@ -344,6 +347,7 @@ func TestAnnotationGetPagesOverHTTP(t *testing.T) {
 }
 
 func TestAnnotationQueriesNeedAdvancedQueries(t *testing.T) {
+	t.Parallel()
 	workspace := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"result":{"status":"success","message":"","data":{"workspaceId":"ws1","features":{"advancedQueries":false}}}}`))
 	}))
@@ -362,6 +366,7 @@ func TestAnnotationQueriesNeedAdvancedQueries(t *testing.T) {
 }
 
 func TestAnnotationCount(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{
 		map[string]any{"commentData": []any{map[string]any{"commentText": "from alice", "from": annUser("alice")}}},

@@ -60,6 +60,7 @@ func post(t *testing.T, e *gin.Engine, path, data string) crdtReply {
 }
 
 func TestCRDTAddGetUpdate(t *testing.T) {
+	t.Parallel()
 	e := crdtEngine(t)
 	add := post(t, e, "/v2/crdt/add", `{"organizationId":"o1","documentId":"d1","editorId":"e1","type":"map","data":{"title":"中文 👍🏽","n.m":{"x":[1,2.5,null]}},"userId":"u1"}`)
 	if add.Code != 200 || add.Result.Status != "success" || add.Result.Message == "" || strings.Contains(add.Raw, `"data"`) {
@@ -113,6 +114,7 @@ func TestCRDTAddGetUpdate(t *testing.T) {
 }
 
 func TestCRDTErrors(t *testing.T) {
+	t.Parallel()
 	e := crdtEngine(t)
 	if r := post(t, e, "/v2/crdt/add", `{"organizationId":"o1","documentId":"d1","editorId":"e1","type":"xml","contentKey":"default","data":"<p>x</p>"}`); r.Code != 200 {
 		t.Fatalf("add: %s", r.Raw)

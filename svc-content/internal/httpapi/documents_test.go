@@ -110,6 +110,7 @@ func locationsBody(change func(m map[string]any)) map[string]any {
 }
 
 func TestLocationsUpdateHandler(t *testing.T) {
+	t.Parallel()
 	ws := internalauth.Workspace(docTestWS)
 	tests := []struct {
 		name      string
@@ -174,6 +175,7 @@ func TestLocationsUpdateHandler(t *testing.T) {
 }
 
 func TestDocumentOperationsValidate(t *testing.T) {
+	t.Parallel()
 	ws := internalauth.Workspace(docTestWS)
 	svc := internalauth.Service("identity")
 	tests := []struct {
