@@ -19,13 +19,6 @@ import (
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 )
 
-// crdtRoutes registers the CRDT editor-data operations.
-func crdtRoutes(g gin.IRoutes, svc *crdt.Service) {
-	g.POST("/v2/crdt/add", handleCRDTAdd(svc))
-	g.POST("/v2/crdt/get", handleCRDTGet(svc))
-	g.POST("/v2/crdt/update", handleCRDTUpdate(svc))
-}
-
 // crdtDecode lets map content keep keys with dots: data is stored as JSON
 // text, never as field names ('$' keys are still refused).
 var crdtDecode = api.DecodeOptions{FreeKeys: []string{"data"}}

@@ -11,6 +11,7 @@ import (
 	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 	"github.com/opencollab/backend/svc-content/internal/locations"
@@ -68,4 +69,30 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	docmigrate.Routes(internal, s.Documents)
 	internal.POST(UserDataPath, handleUserData(s.Annotations))
 	internal.POST(erasure.Path, erasure.Handler(s.Annotations.EraseUsers))
+}
+
+// crdtRoutes registers the CRDT editor-data operations.
+func crdtRoutes(g gin.IRoutes, svc *crdt.Service) {
+	g.POST("/v2/crdt/add", handleCRDTAdd(svc))
+	g.POST("/v2/crdt/get", handleCRDTGet(svc))
+	g.POST("/v2/crdt/update", handleCRDTUpdate(svc))
+}
+
+// annotationRoutes registers the comment-annotation operations (spec §7).
+// The two reaction operations are ours: the spec models reactions but
+// documents no REST operation for them (see annotations/reactions.go).
+// The reads that are advanced queries need the workspace's switch on.
+func annotationRoutes(g gin.IRoutes, svc *annotations.Service, gate features.Gate) {
+	advanced := features.Middleware(gate, features.AdvancedQueries)
+	g.POST("/v2/commentannotations/add", web.Handle(annotationOp(svc.Add, "Annotations added.")))
+	g.POST("/v2/commentannotations/get", advanced, handleAnnotationsGet(svc))
+	g.POST("/v2/commentannotations/count/get", advanced, web.Handle(annotationOp(svc.Count, "Comment count retrieved successfully.")))
+	g.POST("/v2/commentannotations/update", web.Handle(annotationOp(svc.Update, "Annotations updated.")))
+	g.POST("/v2/commentannotations/delete", web.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
+	g.POST("/v2/commentannotations/comments/add", web.Handle(annotationOp(svc.AddComments, "Comments added.")))
+	g.POST("/v2/commentannotations/comments/get", advanced, web.Handle(annotationOp(svc.GetComments, "Comments retrieved.")))
+	g.POST("/v2/commentannotations/comments/update", web.Handle(annotationOp(svc.UpdateComments, "Comments updated.")))
+	g.POST("/v2/commentannotations/comments/delete", web.Handle(annotationOp(svc.DeleteComments, "Comments deleted.")))
+	g.POST("/v2/commentannotations/reactions/add", web.Handle(annotationOp(svc.AddReaction, "Reaction added.")))
+	g.POST("/v2/commentannotations/reactions/delete", web.Handle(annotationOp(svc.DeleteReaction, "Reaction deleted.")))
 }

@@ -14,12 +14,6 @@ import (
 // AttemptsPath lists the delivery attempts of a webhook endpoint.
 const AttemptsPath = "/v2/workspace/advancedwebhook/endpoints/attempts/get"
 
-// attemptRoutes registers the attempt listing on g (behind workspace auth).
-// requireEnabled refuses workspaces without advanced webhooks.
-func attemptRoutes(g gin.IRoutes, svc *delivery.Service, requireEnabled func(ctx context.Context, workspaceID string) error) {
-	g.POST(AttemptsPath, handleGetAttempts(svc, requireEnabled))
-}
-
 type getAttemptsRequest struct {
 	EndpointID string  `json:"endpointId" validate:"required,max=200"`
 	Limit      *int    `json:"limit" validate:"min=1,max=250"`

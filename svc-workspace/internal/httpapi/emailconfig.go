@@ -9,13 +9,6 @@ import (
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
 
-// emailConfigRoutes registers the email service configuration operations
-// on the workspace group.
-func emailConfigRoutes(g gin.IRoutes, svc *webhook.Service) {
-	g.POST("/emailconfig/get", handleGetEmailConfig(svc))
-	g.POST("/emailconfig/update", handleUpdateEmailConfig(svc))
-}
-
 // emailConfigResponse is the email service configuration (the API key
 // masked), the reply of get and update.
 type emailConfigResponse struct {

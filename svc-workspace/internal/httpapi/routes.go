@@ -3,6 +3,8 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/features"
@@ -39,4 +41,31 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *workspace.Service, 
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(LookupPath, handleLookup(svc))
 	internal.POST(features.SettingsPath, handleGetSettings(svc))
+}
+
+// emailConfigRoutes registers the email service configuration operations
+// on the workspace group.
+func emailConfigRoutes(g gin.IRoutes, svc *webhook.Service) {
+	g.POST("/emailconfig/get", handleGetEmailConfig(svc))
+	g.POST("/emailconfig/update", handleUpdateEmailConfig(svc))
+}
+
+// webhookRoutes registers the advanced webhook configuration and endpoint
+// operations on the workspace group. Availability (the operator switch and
+// isEnabled) is checked by the operations themselves.
+func webhookRoutes(g gin.IRoutes, svc *webhook.Service) {
+	g.POST("/advancedwebhookconfig/get", handleGetWebhookConfig(svc))
+	g.POST("/advancedwebhookconfig/update", handleUpdateWebhookConfig(svc))
+	g.POST("/advancedwebhook/endpoints/create", handleCreateEndpoint(svc))
+	g.POST("/advancedwebhook/endpoints/get", handleListEndpoints(svc))
+	g.POST("/advancedwebhook/endpoints/update", handleUpdateEndpoint(svc))
+	g.POST("/advancedwebhook/endpoints/delete", handleDeleteEndpoint(svc))
+	g.POST("/advancedwebhook/endpoints/secret/get", handleGetEndpointSecret(svc))
+	g.POST("/advancedwebhook/endpoints/secret/rotate", handleRotateEndpointSecret(svc))
+}
+
+// attemptRoutes registers the attempt listing on g (behind workspace auth).
+// requireEnabled refuses workspaces without advanced webhooks.
+func attemptRoutes(g gin.IRoutes, svc *delivery.Service, requireEnabled func(ctx context.Context, workspaceID string) error) {
+	g.POST(AttemptsPath, handleGetAttempts(svc, requireEnabled))
 }

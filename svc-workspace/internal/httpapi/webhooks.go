@@ -9,20 +9,6 @@ import (
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
 
-// webhookRoutes registers the advanced webhook configuration and endpoint
-// operations on the workspace group. Availability (the operator switch and
-// isEnabled) is checked by the operations themselves.
-func webhookRoutes(g gin.IRoutes, svc *webhook.Service) {
-	g.POST("/advancedwebhookconfig/get", handleGetWebhookConfig(svc))
-	g.POST("/advancedwebhookconfig/update", handleUpdateWebhookConfig(svc))
-	g.POST("/advancedwebhook/endpoints/create", handleCreateEndpoint(svc))
-	g.POST("/advancedwebhook/endpoints/get", handleListEndpoints(svc))
-	g.POST("/advancedwebhook/endpoints/update", handleUpdateEndpoint(svc))
-	g.POST("/advancedwebhook/endpoints/delete", handleDeleteEndpoint(svc))
-	g.POST("/advancedwebhook/endpoints/secret/get", handleGetEndpointSecret(svc))
-	g.POST("/advancedwebhook/endpoints/secret/rotate", handleRotateEndpointSecret(svc))
-}
-
 func handleGetWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
 	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req struct{}
