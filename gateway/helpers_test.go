@@ -18,6 +18,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 const (
@@ -92,9 +93,9 @@ type workspaceFake struct {
 
 func newWorkspaceFake(t testing.TB, signer *internalauth.Signer) *workspaceFake {
 	f := &workspaceFake{upstream: &upstream{name: string(svcWorkspace)}, keys: map[string]credentialRecord{}}
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	e.Use(signer.Authenticate())
-	e.POST(lookupPath, internalauth.RequireService(), api.Handle(func(c *gin.Context) (*api.Result, error) {
+	e.POST(lookupPath, internalauth.RequireService(), web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var in struct {
 			APIKey string `json:"apiKey" validate:"required"`
 		}

@@ -18,7 +18,7 @@ const probeTimeout = 2 * time.Second
 // credentials are looked up in svc-workspace directly), so a Redis outage
 // must not take every replica out of rotation: /readyz answers 200 while
 // the process serves and only reports Redis in its body, "ready" or
-// "ready; redis: degraded". Method handling matches api.NewEngine's.
+// "ready; redis: degraded". Method handling matches web.NewEngine's.
 func (g *Gateway) probe(w http.ResponseWriter, r *http.Request, redisCheck func(context.Context) error) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		api.WriteError(r.Context(), w, api.Errorf(api.InvalidArgument, "method %s is not allowed; use GET", r.Method))

@@ -42,6 +42,9 @@ mapfile -t patterns < <(go list -m -f '{{.Dir}}' | sed "s|^$PWD|.|; s|$|/...|")
 echo "go vet ${patterns[*]}"
 go vet "${patterns[@]}"
 
+# Each service module builds on its own (GOWORK=off), as it is released.
+./scripts/check-modules.sh
+
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go') 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
   echo "gofmt needed for:"; echo "$unformatted"; exit 1

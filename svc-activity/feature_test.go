@@ -8,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	svcactivity "github.com/opencollab/backend/svc-activity"
@@ -61,8 +62,8 @@ func TestActivitiesNeedTheFeature(t *testing.T) {
 	}
 	e.add(on, "o1", "d1", comment("a1"))
 	// The document hooks are service calls, not customer operations.
-	var has svcactivity.HasDataResponse
-	e.ok(content, svcactivity.HasDataPath, svcactivity.HasDataRequest{WorkspaceID: "ws_on", OrganizationID: "o1", DocumentID: "d1"}, &has)
+	var has docmigrate.HasData
+	e.ok(content, docmigrate.HasDataPath, docmigrate.Document{WorkspaceID: "ws_on", OrganizationID: "o1", DocumentID: "d1"}, &has)
 	if !has.HasData {
 		t.Fatal("has-data misses the record of the enabled workspace")
 	}

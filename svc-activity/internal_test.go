@@ -1,9 +1,9 @@
 package svcactivity_test
 
 import (
-	"net/http"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	svcactivity "github.com/opencollab/backend/svc-activity"
 )
 
@@ -13,10 +13,10 @@ func TestMigrateDocument(t *testing.T) {
 	e.add(ws1, "o2", "d1", comment("o2-rec"))
 	e.add(ws2, "o1", "d1", comment("ws2-rec"))
 
-	move := svcactivity.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
+	move := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
 	for i, want := range []int64{2, 0} { // a re-run after completion moves nothing
-		var got svcactivity.MigrateResponse
-		e.ok(content, svcactivity.MigratePath, move, &got)
+		var got docmigrate.Moved
+		e.ok(content, docmigrate.MigratePath, move, &got)
 		if got.Moved != want {
 			t.Fatalf("run %d moved %d, want %d", i+1, got.Moved, want)
 		}
@@ -25,25 +25,8 @@ func TestMigrateDocument(t *testing.T) {
 	if len(page) != 2 || page[0].Metadata.DocumentID != "d9" {
 		t.Fatalf("records of d9: %+v", page)
 	}
-	hasData := func(ws, org, doc string) bool {
-		var r svcactivity.HasDataResponse
-		e.ok(content, svcactivity.HasDataPath, svcactivity.HasDataRequest{WorkspaceID: ws, OrganizationID: org, DocumentID: doc}, &r)
-		return r.HasData
-	}
-	for _, c := range []struct {
-		ws, org, doc string
-		want         bool
-	}{
-		{"ws1", "o1", "d1", false}, {"ws1", "o1", "d9", true}, {"ws1", "o2", "d1", true}, {"ws2", "o1", "d1", true}, {"ws2", "o1", "d9", false},
-	} {
-		if got := hasData(c.ws, c.org, c.doc); got != c.want {
-			t.Errorf("has-data %s/%s/%s = %v, want %v", c.ws, c.org, c.doc, got, c.want)
-		}
-	}
-	e.fails(content, svcactivity.MigratePath, map[string]any{"workspaceId": "ws1", "organizationId": "o1", "documentId": "d1"},
-		http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(content, svcactivity.MigratePath, svcactivity.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d9", NewDocumentID: "d9"},
-		http.StatusBadRequest, "INVALID_ARGUMENT")
+	// The rest of the protocol (has-data, isolation, bad requests) is
+	// docmigratetest's, run in contract_test.go.
 }
 
 func TestWorkspacesAreIsolated(t *testing.T) {

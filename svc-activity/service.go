@@ -18,12 +18,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 	"github.com/opencollab/backend/svc-activity/internal/httpapi"
 	"github.com/opencollab/backend/svc-activity/internal/store"
@@ -85,20 +85,6 @@ type Service struct {
 	relayEnded sync.WaitGroup
 }
 
-// Migration hook routes and shapes, for svc-content's client (it mirrors
-// these JSON names).
-const (
-	MigratePath = httpapi.MigratePath
-	HasDataPath = httpapi.HasDataPath
-)
-
-type (
-	MigrateRequest  = httpapi.MigrateRequest
-	MigrateResponse = httpapi.MigrateResponse
-	HasDataRequest  = httpapi.HasDataRequest
-	HasDataResponse = httpapi.HasDataResponse
-)
-
 // New creates the indexes (the records' and the event outbox's), starts
 // the outbox relay and builds the HTTP handler.
 func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
@@ -126,7 +112,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		workspace = svcclient.New("svc-workspace", cfg.WorkspaceURL, signer)
 	}
 	svc := activity.NewService(mongoStore, publisher, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), time.Now)
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), deps.Redis.Ping(ctx).Err())
 	})
 	httpapi.Routes(engine, signer, svc, features.NewChecker(workspace, 0))
@@ -135,7 +121,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// it); Close ends it.
 	relayCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), stopRelay: stop}
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 	s.relayEnded.Go(func() { publisher.RunRelay(relayCtx) })
 	return s, nil
 }
@@ -143,7 +129,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the outbox relay and waits for it. Events still in the

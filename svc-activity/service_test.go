@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/testenv"
@@ -212,8 +213,8 @@ func TestWrongPrincipal(t *testing.T) {
 	}{
 		{"service adds", content, "/v2/activities/add", addBody},
 		{"operator adds", internalauth.Operator, "/v2/activities/add", addBody},
-		{"workspace migrates", ws1, svcactivity.MigratePath, moveBody},
-		{"workspace asks has-data", ws1, svcactivity.HasDataPath, moveBody},
+		{"workspace migrates", ws1, docmigrate.MigratePath, moveBody},
+		{"workspace asks has-data", ws1, docmigrate.HasDataPath, moveBody},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	svccontent "github.com/opencollab/backend/svc-content"
 )
 
@@ -34,9 +35,9 @@ type owner struct {
 func newOwner(t *testing.T) *owner {
 	t.Helper()
 	o := &owner{}
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	g := e.Group("", signer.Authenticate(), internalauth.RequireService())
-	g.POST("/internal/documents/migrate", api.Handle(func(c *gin.Context) (*api.Result, error) {
+	g.POST("/internal/documents/migrate", web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req map[string]any
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -46,12 +47,12 @@ func newOwner(t *testing.T) *owner {
 		o.mu.Unlock()
 		return api.OK("moved", map[string]int64{"moved": 1}), nil
 	}))
-	g.POST("/internal/documents/has-data", api.Handle(func(*gin.Context) (*api.Result, error) {
+	g.POST("/internal/documents/has-data", web.Handle(func(*gin.Context) (*api.Result, error) {
 		o.mu.Lock()
 		defer o.mu.Unlock()
 		return api.OK("checked", map[string]bool{"hasData": o.hasData}), nil
 	}))
-	g.POST("/internal/credentials/lookup", api.Handle(func(c *gin.Context) (*api.Result, error) {
+	g.POST("/internal/credentials/lookup", web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req struct {
 			APIKey string `json:"apiKey"`
 		}

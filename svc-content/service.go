@@ -19,12 +19,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 	"github.com/opencollab/backend/svc-content/internal/httpapi"
@@ -181,7 +182,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		}
 	}
 
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
 	// One settings cache for feature checks and the realtime endpoints'
@@ -191,13 +192,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		serviceClient("svc-activity", cfg.ActivityURL, signer), settings, logger)
 	httpapi.Routes(engine, signer, httpapi.Services{
 		CRDT: crdtSvc, Annotations: annotationsSvc, Features: settings,
-		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub, LiveState: rt.hub,
+		Locations: locationsSvc, Migrations: migrations, Documents: docmigrate.Keyed(own), Realtime: rt.hub, LiveState: rt.hub,
 	})
 
 	// Background work outlives New's context and stops with Close.
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), cancel: cancel, realtime: rt}
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 	worker := migrations.NewWorker(migration.WorkerOptions{Lease: cfg.MigrationLease})
 	s.wg.Go(func() { pub.RunRelay(bg) })
 	s.wg.Go(func() { worker.Run(bg) })
@@ -207,7 +208,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the background work and waits for it. A migration in flight
@@ -234,7 +235,7 @@ func serviceClient(name, baseURL string, signer *internalauth.Signer) *svcclient
 // never seen under its new id while its data is still moving. Owners
 // without an address are skipped.
 func migrationSteps(cfg Config, own ownData, signer *internalauth.Signer) []migration.Step {
-	steps := []migration.Step{{Name: "content", Owner: migration.NewLocal(own)}}
+	steps := []migration.Step{{Name: "content", Owner: docmigrate.Keyed(own)}}
 	for _, o := range []struct{ name, url string }{
 		{"notify", cfg.NotifyURL},
 		{"activity", cfg.ActivityURL},
@@ -242,7 +243,7 @@ func migrationSteps(cfg Config, own ownData, signer *internalauth.Signer) []migr
 		{"identity", cfg.IdentityURL},
 	} {
 		if o.url != "" {
-			steps = append(steps, migration.Step{Name: o.name, Owner: migration.NewRemote(serviceClient("svc-"+o.name, o.url, signer))})
+			steps = append(steps, migration.Step{Name: o.name, Owner: docmigrate.NewClient(serviceClient("svc-"+o.name, o.url, signer), "content")})
 		}
 	}
 	return steps
@@ -265,9 +266,9 @@ type ownData struct {
 	annotations *annotations.Service
 }
 
-// MigrateDocument moves both; each is an idempotent keyed update, so a
+// MoveDocument moves both; each is an idempotent keyed update, so a
 // re-run after a partial one finishes the move.
-func (d ownData) MigrateDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
+func (d ownData) MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
 	moved, err := d.crdt.MigrateDocument(ctx, ws, org, doc, newDoc)
 	if err != nil {
 		return 0, err
@@ -279,8 +280,8 @@ func (d ownData) MigrateDocument(ctx context.Context, ws, org, doc, newDoc strin
 	return moved + more, nil
 }
 
-// HasData reports whether either holds data of the document.
-func (d ownData) HasData(ctx context.Context, ws, org, doc string) (bool, error) {
+// HasDocumentData reports whether either holds data of the document.
+func (d ownData) HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error) {
 	if has, err := d.crdt.HasData(ctx, ws, org, doc); err != nil || has {
 		return has, err
 	}

@@ -17,12 +17,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/erasure"
 	"github.com/opencollab/backend/svc-identity/internal/httpapi"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
@@ -159,13 +159,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	}
 	erasures := erasure.NewService(store.NewErasureJobs(deps.DB), erasers(cfg, signer, mongoStore), deps.Logger)
 	backends.Erasure = erasures
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
 	httpapi.Routes(engine, signer, ids, secrets, time.Now, backends)
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	svc := &Service{handler: otelhttp.NewHandler(engine, Name), stop: stop, done: make(chan struct{})}
-	svc.routes = api.Routes(engine)
+	svc.routes = web.Routes(engine)
 	interval := cfg.ErasureInterval
 	if interval <= 0 {
 		interval = 10 * time.Second
@@ -209,5 +209,5 @@ func erasers(cfg Config, signer *internalauth.Signer, own erasure.LocalStore) ma
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }

@@ -9,6 +9,7 @@ import (
 )
 
 func TestUpdateCustomAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	id := e.createAgent(ws1, validAgent())
 	var out struct {
@@ -33,6 +34,7 @@ func TestUpdateCustomAgent(t *testing.T) {
 }
 
 func TestAgentVersions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	id := e.createAgent(ws1, validAgent("execution", map[string]any{"aiConfig": map[string]any{"provider": "gemini", "model": "m1"}, "responseDescriptions": map[string]any{"title": "t"}},
 		"contextGathering", map[string]any{"strategies": []string{"web-page-text"}, "strategyOptions": map[string]any{"web-page-text": map[string]any{"deviceType": "mobile"}}}))
@@ -83,6 +85,7 @@ func TestAgentVersions(t *testing.T) {
 }
 
 func TestDeleteAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	id := e.createAgent(ws1, validAgent())
 	e.okData(ws1, "/v2/agents/version/update", map[string]any{"agentId": id, "instructions": "v2"}, nil)

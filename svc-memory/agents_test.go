@@ -89,6 +89,7 @@ func rowIDs(rows []agentRow) string {
 }
 
 func TestBuiltinAgents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	rows, next := e.listAgents(ws1, map[string]any{})
 	if rowIDs(rows) != strings.Join(builtinIDs, ",") || next != nil {
@@ -132,6 +133,7 @@ func TestBuiltinAgents(t *testing.T) {
 }
 
 func TestCreateAndGetCustomAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	body := validAgent("metadata", map[string]any{"team": "docs"}, "extraField", "kept",
 		"contextGathering", map[string]any{
@@ -170,6 +172,7 @@ func TestCreateAndGetCustomAgent(t *testing.T) {
 }
 
 func TestCreateAgentValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	cg := func(strategies ...string) map[string]any { return map[string]any{"strategies": strategies} }
 	tests := []struct {
@@ -223,6 +226,7 @@ func TestCreateAgentValidation(t *testing.T) {
 }
 
 func TestCustomAgentCap(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	for range 100 {
 		e.createAgent(ws1, validAgent())
@@ -248,6 +252,7 @@ func TestCustomAgentCap(t *testing.T) {
 }
 
 func TestAgentGetErrorsAndPaging(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	a := e.createAgent(ws1, validAgent("name", "A"))
 	b := e.createAgent(ws1, validAgent("name", "B"))

@@ -44,6 +44,7 @@ func cited(a askResult) []string {
 }
 
 func TestAskWithoutRelevantRecordsAnswersNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	for _, q := range []string{"What is the weather in Paris?", "How do I reset my password?", "budget for the marketing campaign"} {
@@ -59,6 +60,7 @@ func TestAskWithoutRelevantRecordsAnswersNothing(t *testing.T) {
 }
 
 func TestAskAnswersFromRecordsWithCitations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	got := e.ask(ws1, map[string]any{"question": "Is the citation missing?"})
@@ -97,6 +99,7 @@ func TestAskAnswersFromRecordsWithCitations(t *testing.T) {
 }
 
 func TestAskValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	tests := []struct {
 		name string
@@ -155,6 +158,7 @@ func (f *fakeChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestAskWithChatModel(t *testing.T) {
+	t.Parallel()
 	chat := &fakeChat{}
 	srv := httptest.NewServer(chat)
 	defer srv.Close()

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/internalauth"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("s", 16)
 	tests := []struct {
 		name    string
@@ -42,16 +44,17 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestWrongPrincipal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
-	move := svcmemory.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d2"}
+	move := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d2", MigrationID: "m1"}
 	tests := []struct {
 		name, principal, path string
 		data                  any
 	}{
 		{"service searches", content, "/v2/memory/search", map[string]any{"query": "x"}},
 		{"operator lists agents", internalauth.Operator, "/v2/agents/get", map[string]any{}},
-		{"workspace migrates", ws1, svcmemory.MigratePath, move},
-		{"workspace asks has-data", ws1, svcmemory.HasDataPath, move},
+		{"workspace migrates", ws1, docmigrate.MigratePath, move},
+		{"workspace asks has-data", ws1, docmigrate.HasDataPath, move},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

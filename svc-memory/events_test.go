@@ -39,6 +39,7 @@ func (e *env) byID(principal, org, id string) (record, bool) {
 }
 
 func TestConsumerDerivesJudgments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	resolved := review("a5", "comment_annotation.status_change", "o1", "d1", "ann2", "u3", "Fixed in the latest draft", at).
@@ -77,6 +78,7 @@ func TestConsumerDerivesJudgments(t *testing.T) {
 }
 
 func TestConsumerIsIdempotentAndFollowsChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	at := time.Now().Add(-time.Hour)
 	a1 := review("a1", "comment_annotation.approve", "o1", "d1", "ann1", "u1", "First reasoning", at)
@@ -116,6 +118,7 @@ func TestConsumerIsIdempotentAndFollowsChanges(t *testing.T) {
 }
 
 func TestBackfillReadsEventsPublishedBeforeStart(t *testing.T) {
+	t.Parallel()
 	e := &env{t: t, db: testenv.Mongo(t), rdb: testenv.Redis(t)}
 	e.pub = events.NewPublisher(e.rdb, nil, "activity", nil)
 	at := time.Now()
@@ -127,8 +130,10 @@ func TestBackfillReadsEventsPublishedBeforeStart(t *testing.T) {
 }
 
 func TestIndexIsRebuiltFromStore(t *testing.T) {
+	t.Parallel()
 	for _, snapshots := range []bool{false, true} {
 		t.Run(map[bool]string{false: "no snapshot", true: "snapshot"}[snapshots], func(t *testing.T) {
+			t.Parallel()
 			cfg := svcmemory.Config{}
 			if snapshots {
 				cfg.IndexSnapshotDir = t.TempDir()

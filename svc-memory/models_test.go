@@ -89,8 +89,10 @@ func (e *env) status() indexStatus {
 // model's vectors, the status operation shows the progress, and the new
 // model serves when it is done.
 func TestModelChangeReembedsInBackground(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"embedded", "qdrant"} {
 		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
 			cfg := svcmemory.Config{IndexSnapshotDir: t.TempDir()}
 			if backend == "qdrant" {
 				cfg = svcmemory.Config{QdrantAddr: qdranttest.Start(t).Addr(), QdrantCollection: "judgments"}

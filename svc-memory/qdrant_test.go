@@ -3,6 +3,7 @@ package svcmemory_test
 import (
 	"testing"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/testenv"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 	"github.com/opencollab/backend/svc-memory/internal/vector/qdranttest"
@@ -12,6 +13,7 @@ import (
 // collections, filters inside the query, and an index that outlives the
 // process.
 func TestServiceOnQdrant(t *testing.T) {
+	t.Parallel()
 	srv := qdranttest.Start(t)
 	cfg := svcmemory.Config{QdrantAddr: srv.Addr(), QdrantCollection: "judgments"}
 	e := newEnv(t, cfg)
@@ -42,8 +44,8 @@ func TestServiceOnQdrant(t *testing.T) {
 	if got := e.ask(ws1, map[string]any{"question": "Is the citation missing?", "organizationId": "o1", "documentId": "d1"}); got.Answer == "" {
 		t.Fatalf("ask: %+v", got)
 	}
-	var moved svcmemory.MigrateResponse
-	e.okData(content, svcmemory.MigratePath, svcmemory.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d2", NewDocumentID: "d7"}, &moved)
+	var moved docmigrate.Moved
+	e.okData(content, docmigrate.MigratePath, docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d2", NewDocumentID: "d7", MigrationID: "m1"}, &moved)
 	if got := e.search(ws1, map[string]any{"query": "citation", "organizationId": "o1", "documentId": "d7"}); moved.Moved != 3 || sortedIDs(got.Results) != "s4,s5,s6" {
 		t.Fatalf("after migrating %d: %s", moved.Moved, ids(got.Results))
 	}

@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
 func TestJudgmentsQuery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	tests := []struct {
@@ -51,6 +53,7 @@ func TestJudgmentsQuery(t *testing.T) {
 }
 
 func TestJudgmentsQueryPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	var all []string
@@ -93,6 +96,7 @@ func TestJudgmentsQueryPages(t *testing.T) {
 }
 
 func TestJudgmentsQueryValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	tests := []struct {
 		name string
@@ -122,12 +126,13 @@ func TestJudgmentsQueryValidation(t *testing.T) {
 }
 
 func TestMigrateDocument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
-	move := svcmemory.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
+	move := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
 	for i, want := range []int64{3, 0} { // a re-run after completion moves nothing
-		var got svcmemory.MigrateResponse
-		e.okData(content, svcmemory.MigratePath, move, &got)
+		var got docmigrate.Moved
+		e.okData(content, docmigrate.MigratePath, move, &got)
 		if got.Moved != want {
 			t.Fatalf("run %d moved %d, want %d", i+1, got.Moved, want)
 		}
@@ -142,21 +147,6 @@ func TestMigrateDocument(t *testing.T) {
 	if got := e.search(ws1, map[string]any{"query": "citation missing", "organizationId": "o1", "documentId": "d1"}); len(got.Results) != 0 {
 		t.Fatalf("search in d1 after the move: %s", ids(got.Results))
 	}
-	hasData := func(ws, org, doc string) bool {
-		var r svcmemory.HasDataResponse
-		e.okData(content, svcmemory.HasDataPath, svcmemory.HasDataRequest{WorkspaceID: ws, OrganizationID: org, DocumentID: doc}, &r)
-		return r.HasData
-	}
-	for _, c := range []struct {
-		ws, org, doc string
-		want         bool
-	}{{"ws1", "o1", "d1", false}, {"ws1", "o1", "d9", true}, {"ws1", "o2", "d1", true}, {"ws2", "o1", "d1", true}, {"ws2", "o1", "d9", false}} {
-		if got := hasData(c.ws, c.org, c.doc); got != c.want {
-			t.Errorf("has-data %s/%s/%s = %v, want %v", c.ws, c.org, c.doc, got, c.want)
-		}
-	}
-	e.fails(content, svcmemory.MigratePath, map[string]any{"workspaceId": "ws1", "organizationId": "o1", "documentId": "d1"},
-		http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(content, svcmemory.MigratePath, svcmemory.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d9", NewDocumentID: "d9"},
-		http.StatusBadRequest, "INVALID_ARGUMENT")
+	// The rest of the protocol (has-data, isolation, bad requests) is
+	// docmigratetest's, run in contract_test.go.
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
@@ -59,6 +60,7 @@ func sortedIDs(rs []record) string {
 }
 
 func TestSearchScopesAndFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	now := seed(e)
 	q := func(kv ...any) map[string]any {
@@ -114,6 +116,7 @@ func TestSearchScopesAndFilters(t *testing.T) {
 }
 
 func TestSearchRankingAndRecordShape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	res := e.search(ws1, map[string]any{"query": "citation missing", "organizationId": "o1", "documentId": "d1", "scope": "apiKey"})
@@ -159,6 +162,7 @@ func TestSearchRankingAndRecordShape(t *testing.T) {
 }
 
 func TestSearchContentEmbedding(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	byContent := e.search(ws1, map[string]any{"query": "onboarding checklist", "embeddingType": "content"})
@@ -174,6 +178,7 @@ func TestSearchContentEmbedding(t *testing.T) {
 }
 
 func TestSearchThreadAndRecency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	now := seed(e)
 	thread := e.search(ws1, map[string]any{"organizationId": "o1", "filters": map[string]any{"annotationId": "ann1"}})
@@ -211,6 +216,7 @@ func TestSearchThreadAndRecency(t *testing.T) {
 }
 
 func TestSearchValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	tests := []struct {
 		name string
@@ -270,6 +276,7 @@ func TestSearchValidation(t *testing.T) {
 }
 
 func TestWorkspacesAreIsolated(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seed(e)
 	res := e.search(ws2, map[string]any{"query": "citation missing", "limit": 50})
@@ -292,8 +299,8 @@ func TestWorkspacesAreIsolated(t *testing.T) {
 	if r, _ := e.byID(ws1, "o1", "s1"); r.Decision != "rejected" {
 		t.Fatalf("ws1's s1 changed: %+v", r)
 	}
-	var moved svcmemory.MigrateResponse
-	e.okData(content, svcmemory.MigratePath, svcmemory.MigrateRequest{WorkspaceID: "ws2", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d8"}, &moved)
+	var moved docmigrate.Moved
+	e.okData(content, docmigrate.MigratePath, docmigrate.Move{WorkspaceID: "ws2", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d8", MigrationID: "m1"}, &moved)
 	if r, _ := e.byID(ws1, "o1", "s1"); r.DocumentID != "d1" || moved.Moved != 2 {
 		t.Fatalf("a ws2 migration (moved %d) moved ws1's judgment: %+v", moved.Moved, r)
 	}

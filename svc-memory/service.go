@@ -21,10 +21,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/changefeed"
 	"github.com/opencollab/backend/svc-memory/internal/httpapi"
@@ -46,19 +46,6 @@ const ConsumerGroup = "memory"
 const (
 	sweepEvery    = 30 * time.Second
 	snapshotEvery = 10 * time.Minute
-)
-
-// Migration hook routes and shapes, for svc-content's client.
-const (
-	MigratePath = httpapi.MigratePath
-	HasDataPath = httpapi.HasDataPath
-)
-
-type (
-	MigrateRequest  = httpapi.MigrateRequest
-	MigrateResponse = httpapi.MigrateResponse
-	HasDataRequest  = httpapi.HasDataRequest
-	HasDataResponse = httpapi.HasDataResponse
 )
 
 // Deps are the connected stores the service runs on.
@@ -133,7 +120,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		mem.SetServing(vecs.previous) // nil: lexical only until re-embedded
 	}
 	s := &Service{memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, changes: changes, cfg: cfg, logger: logger}
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		if !s.ready.Load() {
 			return errors.New("vector index still catching up with the judgments")
 		}
@@ -141,7 +128,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	})
 	httpapi.Routes(engine, internalauth.NewSigner(cfg.InternalSecret), mem, agents.NewService(agentStore, pages, time.Now))
 	s.handler = otelhttp.NewHandler(engine, Name)
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 
 	// Background work outlives New's context (a start-up deadline must not
 	// stop it); Close ends it.
@@ -157,7 +144,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the background work and waits for it, then snapshots and

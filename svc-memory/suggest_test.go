@@ -76,6 +76,7 @@ func seedPrecedent(e *env) {
 }
 
 func TestSuggestSplitEvidence(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seedPrecedent(e)
 	got := e.suggest(ws1, map[string]any{"query": "Is this summary ready to publish?", "organizationId": "o1", "documentId": "d1"})
@@ -121,6 +122,7 @@ func TestSuggestSplitEvidence(t *testing.T) {
 }
 
 func TestSuggestRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	seedPrecedent(e)
 	t.Run("one side only", func(t *testing.T) {
@@ -181,6 +183,7 @@ func TestSuggestRules(t *testing.T) {
 }
 
 func TestSuggestValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	r := e.fails(ws1, "/v2/memory/suggest", map[string]any{"documentId": "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 	got := r.issueFields()

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	svcnotify "github.com/opencollab/backend/svc-notify"
 )
 
@@ -93,19 +94,19 @@ func TestMigrateDocument(t *testing.T) {
 	e.ok(ws1, "/v1/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1"}, "documentIds": []string{"d1"}, "config": body{"inbox": "NONE"}}, nil)
 
 	hasData := func(doc string) bool {
-		var res svcnotify.HasDataResponse
-		e.ok(identity, svcnotify.HasDataPath, svcnotify.HasDataRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: doc}, &res)
+		var res docmigrate.HasData
+		e.ok(identity, docmigrate.HasDataPath, docmigrate.Document{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: doc}, &res)
 		return res.HasData
 	}
 	if !hasData("d1") || hasData("d9") {
 		t.Fatal("has-data before the migration")
 	}
-	migrate := func(m svcnotify.MigrateRequest) int {
-		var res svcnotify.MigrateResponse
-		e.ok(identity, svcnotify.MigratePath, m, &res)
+	migrate := func(m docmigrate.Move) int64 {
+		var res docmigrate.Moved
+		e.ok(identity, docmigrate.MigratePath, m, &res)
 		return res.Moved
 	}
-	m := svcnotify.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
+	m := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
 	if moved := migrate(m); moved != 3 {
 		t.Fatalf("moved %d, want 2 notifications + 1 config", moved)
 	}
@@ -129,9 +130,9 @@ func TestMigrateDocument(t *testing.T) {
 	}
 	other := m
 	other.NewDocumentID = "d8"
-	e.fails(identity, svcnotify.MigratePath, other, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.fails(identity, docmigrate.MigratePath, other, http.StatusBadRequest, "INVALID_ARGUMENT")
 	same := m
 	same.MigrationID, same.NewDocumentID = "m2", "d1"
-	e.fails(identity, svcnotify.MigratePath, same, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(identity, svcnotify.MigratePath, svcnotify.MigrateRequest{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.fails(identity, docmigrate.MigratePath, same, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.fails(identity, docmigrate.MigratePath, docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 }

@@ -19,12 +19,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-notify/internal/httpapi"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 	"github.com/opencollab/backend/svc-notify/internal/store"
@@ -91,20 +91,12 @@ type Service struct {
 	relayEnded sync.WaitGroup
 }
 
-// Internal routes and their shapes, for the clients in svc-content
-// (migration) and svc-identity (users/data/get), which mirror these JSON
-// names.
-const (
-	MigratePath  = httpapi.MigratePath
-	HasDataPath  = httpapi.HasDataPath
-	UserDataPath = httpapi.UserDataPath
-)
+// The user-data route and its shapes, for svc-identity's client
+// (users/data/get), which mirrors these JSON names. The document migration
+// routes are pkg/docmigrate's.
+const UserDataPath = httpapi.UserDataPath
 
 type (
-	MigrateRequest   = httpapi.MigrateRequest
-	MigrateResponse  = httpapi.MigrateResponse
-	HasDataRequest   = httpapi.HasDataRequest
-	HasDataResponse  = httpapi.HasDataResponse
 	UserDataRequest  = httpapi.UserDataRequest
 	UserDataResponse = httpapi.UserDataResponse
 )
@@ -139,7 +131,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		workspace = svcclient.New("svc-workspace", cfg.WorkspaceURL, signer)
 	}
 	svc := notify.NewService(mongoStore, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), publisher, logger)
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), deps.Redis.Ping(ctx).Err())
 	})
 	httpapi.Routes(engine, signer, svc, features.NewChecker(workspace, 0))
@@ -148,7 +140,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// it); Close ends it.
 	relayCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Service{handler: otelhttp.NewHandler(engine, Name), stopRelay: stop}
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 	s.relayEnded.Go(func() { publisher.RunRelay(relayCtx) })
 	return s, nil
 }
@@ -156,7 +148,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the outbox relay and waits for it. Events still in the

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/testenv"
@@ -167,7 +168,7 @@ func TestWrongPrincipal(t *testing.T) {
 		{"service calls a public operation", identity, "/v1/notifications/get"},
 		{"operator calls a public operation", internalauth.Operator, "/v2/notifications/add"},
 		{"workspace calls an internal route", ws1, svcnotify.UserDataPath},
-		{"workspace migrates", ws1, svcnotify.MigratePath},
+		{"workspace migrates", ws1, docmigrate.MigratePath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

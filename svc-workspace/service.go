@@ -19,10 +19,10 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
 	"github.com/opencollab/backend/svc-workspace/internal/httpapi"
 	"github.com/opencollab/backend/svc-workspace/internal/secretbox"
@@ -152,12 +152,12 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		}
 		logger.InfoContext(ctx, "bootstrap workspace ready")
 	}
-	engine := api.NewEngine(func(ctx context.Context) error {
+	engine := web.NewEngine(func(ctx context.Context) error {
 		return errors.Join(mongoStore.Ping(ctx), cache.Ping(ctx))
 	})
 	httpapi.Routes(engine, internalauth.NewSigner(cfg.InternalSecret), svc, hooks, deliveries)
 	s := &Service{handler: otelhttp.NewHandler(engine, Name)}
-	s.routes = api.Routes(engine)
+	s.routes = web.Routes(engine)
 
 	// Delivery outlives New's context (a start-up deadline must not stop
 	// it); Close ends it.
@@ -211,7 +211,7 @@ func (w switchWatch) SetFeatureSwitches(ctx context.Context, workspaceID string,
 // Handler serves every route, traced.
 func (s *Service) Handler() http.Handler { return s.handler }
 
-// Routes lists the service's HTTP routes as "METHOD /path" (api.Routes).
+// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
 func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the webhook delivery and waits for in-flight deliveries.

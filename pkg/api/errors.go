@@ -62,9 +62,27 @@ type Error struct {
 	Message string
 	// Details is optional structured context, sent as error.details.
 	Details any
+	// Cause is what made the request fail, for logs and errors.Is/As
+	// (a transport error behind UNAVAILABLE, say); never sent.
+	Cause error
 }
 
-func (e *Error) Error() string { return string(e.Status) + ": " + e.Message }
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return string(e.Status) + ": " + e.Message + ": " + e.Cause.Error()
+	}
+	return string(e.Status) + ": " + e.Message
+}
+
+// Unwrap returns the cause, so errors.Is and errors.As see through e.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// WithCause returns a copy of e caused by err.
+func (e *Error) WithCause(err error) *Error {
+	c := *e
+	c.Cause = err
+	return &c
+}
 
 // Errorf builds an *Error with a formatted message.
 func Errorf(status Status, format string, args ...any) *Error {

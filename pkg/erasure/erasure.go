@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 // Path is the internal route each service serves for the erasure job.
@@ -26,7 +27,7 @@ type EraseFunc func(ctx context.Context, workspaceID string, userIDs []string) (
 
 // Handler serves Path with erase.
 func Handler(erase EraseFunc) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req Request
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 const secret = "features-test-secret-0123456789"
@@ -31,9 +32,9 @@ func newFakeWorkspace(t *testing.T) *fakeWorkspace {
 	t.Helper()
 	f := &fakeWorkspace{switches: map[string]map[Name]bool{}, domains: map[string][]string{}}
 	signer := internalauth.NewSigner(secret)
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	authed := e.Group("", signer.Authenticate(), internalauth.RequireService())
-	authed.POST(SettingsPath, api.Handle(func(c *gin.Context) (*api.Result, error) {
+	authed.POST(SettingsPath, web.Handle(func(c *gin.Context) (*api.Result, error) {
 		f.calls.Add(1)
 		var req SettingsRequest
 		if err := api.Decode(c.Request, &req); err != nil {

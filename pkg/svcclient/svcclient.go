@@ -58,12 +58,12 @@ func (c *Client) Call(ctx context.Context, path, principal string, in, out any) 
 	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(req.Header))
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return api.Errorf(api.Unavailable, "%s is unavailable", c.name)
+		return api.Errorf(api.Unavailable, "%s is unavailable", c.name).WithCause(err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return api.Errorf(api.Unavailable, "%s: reading reply: %v", c.name, err)
+		return api.Errorf(api.Unavailable, "%s: reading the reply failed", c.name).WithCause(err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return api.ParseError(raw, resp.StatusCode)

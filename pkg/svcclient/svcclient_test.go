@@ -2,21 +2,25 @@ package svcclient
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 func TestCallRoundTrip(t *testing.T) {
 	signer := internalauth.NewSigner("s3cret-s3cret-s3cret")
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	e.Use(signer.Authenticate())
-	e.POST("/internal/echo", api.Handle(func(c *gin.Context) (*api.Result, error) {
+	e.POST("/internal/echo", web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var in struct {
 			Name string `json:"name" validate:"required"`
 		}
@@ -53,4 +57,32 @@ func TestCallRoundTrip(t *testing.T) {
 		t.Fatalf("unconfigured: %v", err)
 	}
 	_ = http.StatusOK
+}
+
+// A service that cannot be reached is UNAVAILABLE, and the transport error
+// that explains it stays reachable for logs and errors.Is/As.
+func TestUnreachableKeepsTheTransportError(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nobody listens there now
+
+	c := New("gone", url, internalauth.NewSigner("s3cret-s3cret-s3cret"))
+	err := c.Call(context.Background(), "/internal/echo", internalauth.Service("test"), map[string]string{}, nil)
+	if !api.IsStatus(err, api.Unavailable) {
+		t.Fatalf("want UNAVAILABLE, got %v", err)
+	}
+	var opErr *net.OpError
+	if !errors.As(err, &opErr) || opErr.Op != "dial" {
+		t.Fatalf("the dial error is lost: %#v", err)
+	}
+	if !strings.Contains(err.Error(), "gone is unavailable") || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("error text %q names neither the service nor the cause", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := c.Call(ctx, "/internal/echo", internalauth.Service("test"), nil, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a canceled call hides context.Canceled: %v", err)
+	}
 }

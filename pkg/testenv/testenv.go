@@ -40,6 +40,7 @@ func Main(m *testing.M) {
 // Shutdown stops the shared servers in reverse order of start. Main calls it;
 // it is exported for TestMain functions that need their own exit logic.
 func Shutdown() {
+	sharedTB.runCleanups()
 	shutdownMu.Lock()
 	fns := shutdowns
 	shutdowns = nil

@@ -59,7 +59,8 @@ func TestUserDataEraseThroughGateway(t *testing.T) {
 // TestVeltV2PathsThroughGateway calls each operation issue 17 added, as a
 // Velt customer backend would, and checks the answer's shape.
 func TestVeltV2PathsThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	s.ok("/v2/organizations/folders/add", map[string]any{"organizationId": org, "createOrganization": true,
 		"folders": []any{map[string]any{"folderId": "f1"}, map[string]any{"folderId": "f2"}}})
@@ -100,7 +101,8 @@ func TestVeltV2PathsThroughGateway(t *testing.T) {
 // svc-content and answers the hosted product's shape (delivery to stock
 // clients is tested in svc-content/internal/realtime).
 func TestLiveStateBroadcastThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	r := s.ok("/v2/livestate/broadcast", map[string]any{"organizationId": "acme", "documentId": "d1",
 		"liveStateDataId": "s1", "data": map[string]any{"status": "active"}, "merge": true})
 	if r.DataMap()["success"] != true || r.Result["message"] != "Event broadcasted successfully." {
@@ -116,7 +118,8 @@ func TestLiveStateBroadcastThroughGateway(t *testing.T) {
 // same or equivalent row must reach an operation (whatever it answers to
 // the empty body), an absent row must get "no operation".
 func TestCompatibilityTableAnswers(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	raw, err := os.ReadFile("../../../docs/velt-compatibility.md")
 	if err != nil {
 		t.Fatal(err)

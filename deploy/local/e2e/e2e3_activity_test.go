@@ -33,7 +33,8 @@ func (s *stack) e3ActivityByID(c creds, org, id string) map[string]any {
 }
 
 func TestActivitiesThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	add := func(doc string, items ...map[string]any) reply {
 		t.Helper()

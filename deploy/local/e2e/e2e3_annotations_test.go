@@ -37,7 +37,8 @@ func e3CommentTexts(a map[string]any) []string {
 }
 
 func TestCommentAnnotationsThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org, doc = "acme", "d1"
 	in := func(extra map[string]any) map[string]any {
 		b := map[string]any{"organizationId": org, "documentId": doc}

@@ -25,7 +25,8 @@ func (s *stack) e3Editor(c creds, org, doc, editor string) map[string]any {
 var e3ISOMillis = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
 
 func TestCRDTThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org, doc = "acme", "d1"
 	write := func(op, editor, typ string, data any) reply {
 		t.Helper()
@@ -117,7 +118,8 @@ func TestCRDTThroughGateway(t *testing.T) {
 // library: each version's update alone must read back as what was written,
 // and a peer applying them in order must converge to it.
 func TestCRDTYjsRoundTrip(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org, doc = "acme", "yjs"
 	type version struct {
 		data     any

@@ -15,7 +15,8 @@ const switchCacheWait = 15 * time.Second
 // for that workspace only and write nothing; switched on again they work
 // within the services' cache time.
 func TestFeatureSwitchesThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	other := s.newWorkspace()
 	// Switched off before the workspace's first request: no service has

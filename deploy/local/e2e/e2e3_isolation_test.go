@@ -11,7 +11,8 @@ import (
 // that the second workspace neither reads nor changes the first one's
 // records, while writing its own records under the same ids.
 func TestWorkspacesCannotReachEachOthersContent(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org, doc = "acme", "d1"
 	one, two := s.ws, s.newWorkspace()
 	s.e3SeedDocument(one, org, doc)

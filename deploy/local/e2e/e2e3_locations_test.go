@@ -7,7 +7,8 @@ import (
 )
 
 func TestDocumentLocationsUpdate(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	other := s.newWorkspace()
 	s.e3AddAnnotations(s.ws, org, "d1", e3AnnotationIn("a1", "loc-1", "ann", "x"), e3AnnotationIn("a2", "loc-1", "bob", "y"), e3AnnotationIn("a3", "loc-2", "ann", "z"))

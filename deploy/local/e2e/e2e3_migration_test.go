@@ -109,7 +109,8 @@ func (s *stack) e3SeedDocument(c creds, org, doc string) {
 }
 
 func TestDocumentMigrationThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	s.e3SeedDocument(s.ws, org, "old")
 	s.okAs(s.ws, "/v2/crdt/add", map[string]any{"organizationId": org, "documentId": "keep", "editorId": "e1", "type": "text", "data": "kept"})
@@ -223,7 +224,8 @@ func TestDocumentMigrationThroughGateway(t *testing.T) {
 // retried with fresh documents, and the test is skipped when every attempt
 // loses.
 func TestDocumentMigrationFailsAndResumes(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	emptyView := s.e3DocumentView(s.ws, org, "never-used")
 	for attempt := 1; attempt <= 3; attempt++ {
@@ -286,7 +288,8 @@ func TestDocumentMigrationFailsAndResumes(t *testing.T) {
 // document must leave the other's annotation numbering alone: its next
 // annotation must not repeat a number its document already has.
 func TestAnnotationNumbersStayUniqueAcrossOrganizations(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	s.e3AddAnnotations(s.ws, "org-a", "shared", e3AnnotationIn("a1", "", "ann", "in a"))
 	s.e3AddAnnotations(s.ws, "org-b", "shared", e3AnnotationIn("b1", "", "ann", "in b"))
 	id := s.e3StartMigration(s.ws, "org-a", "shared", "moved")

@@ -38,7 +38,8 @@ func (s *stack) e3Notification(c creds, org, id, user string) map[string]any {
 }
 
 func TestNotificationsThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 
 	t.Run("add v1 and v2", func(t *testing.T) {

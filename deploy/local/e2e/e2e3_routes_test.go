@@ -27,7 +27,8 @@ var e3Paths = []string{
 // validates the body (an empty one is INVALID_ARGUMENT, not the gateway's
 // NOT_FOUND for an unknown path).
 func TestContentRoutesThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	for _, p := range e3Paths {
 		for name, h := range map[string]map[string]string{
 			"no credentials": {},

@@ -47,7 +47,8 @@ func (s *stack) e3UserData(c creds, org, user string, token any) e3UserData {
 }
 
 func TestUserDataThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	s.ok("/v2/users/add", map[string]any{"organizationId": org, "users": []any{map[string]any{"userId": "ann", "name": "Ann", "email": "ann@example.com"}}})
 	s.e3AddAnnotations(s.ws, org, "d1", e3AnnotationIn("t1", "", "ann", "ann one", "ann two"), e3AnnotationIn("t2", "", "bob", "bob only"))
@@ -118,7 +119,8 @@ func TestUserDataThroughGateway(t *testing.T) {
 // nextPageToken; arrays exhausted on an earlier page come back empty, and
 // the token is null once everything has been returned.
 func TestUserDataPaging(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	const total = 230
 	var comments []any

@@ -11,7 +11,8 @@ import (
 // same stack. Subtests run in order; only the last one changes the seed's
 // workspace (in an organization of its own).
 func TestMemoryThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	seed := e5BuildSeed()
 	e5Ingest(t, s, seed)
 	e5CheckSeedTimes(t, seed)

@@ -15,7 +15,8 @@ import (
 // organization id and checks that neither reads or changes the other's
 // data, while ids that exist only in one workspace stay unknown to the other.
 func TestWorkspacesCannotSeeEachOthersUsers(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	one, two := s.ws, s.newWorkspace()
 
 	// Workspace one: organization acme with alice (org), carol (document d1),
@@ -161,7 +162,8 @@ func (s *stack) workspaceID(c creds) string {
 // through the gateway with bad credentials, and svc-identity reached
 // directly without the gateway's signature.
 func TestIdentityRefusesUnauthenticatedCallers(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	s.ok("/v2/users/add", map[string]any{"organizationId": "acme", "users": userRefs("alice")})
 	other := s.newWorkspace()
 	view := identityView{org: "acme", users: []string{"alice", "mallory"}}

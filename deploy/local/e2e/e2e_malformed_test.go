@@ -271,7 +271,8 @@ func jsonIDs(prefix string, n int) string { return `["` + strings.Join(ids(prefi
 // gateway: each is INVALID_ARGUMENT (400) naming the problem, and the
 // workspace reads back exactly as before.
 func TestMalformedBodiesWriteNothing(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	s.ok("/v2/users/add", map[string]any{"organizationId": "acme", "users": []any{map[string]any{"userId": "alice", "name": "Alice", "email": "a@example.com"}}})
 	s.ok("/v2/users/add", map[string]any{"organizationId": "acme", "documentId": "d1", "createDocument": true, "users": userRefs("carol")})
 	s.ok("/v2/organizations/folders/add", map[string]any{"organizationId": "acme", "folders": []any{map[string]any{"folderId": "f1", "folderName": "F"}}})

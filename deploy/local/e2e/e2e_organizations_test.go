@@ -6,7 +6,8 @@ import (
 )
 
 func TestOrganizations(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	getOne := func(t *testing.T, id string) map[string]any {
 		t.Helper()
 		got := objects(t, s.ok("/v2/organizations/get", map[string]any{"organizationIds": []string{id}}))

@@ -7,7 +7,8 @@ import (
 )
 
 func TestPermissionsAddGetRemove(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	soon := time.Now().Add(6 * time.Hour).UnixMilli()
 	get := func(t *testing.T, data map[string]any) map[string]any {
@@ -199,7 +200,7 @@ func TestPermissionsAddGetRemove(t *testing.T) {
 // (epoch ms) and checks that it no longer grants or lists.
 func TestExpiredGrantsGrantNothing(t *testing.T) {
 	t.Parallel()
-	s := startStack(t)
+	s := sharedStack(t)
 	s.ok("/v2/organizations/documents/add", map[string]any{"organizationId": "acme", "createOrganization": true,
 		"documents": []any{map[string]any{"documentId": "d1"}}})
 	expires := time.Now().UnixMilli() + 2000

@@ -9,7 +9,8 @@ import (
 )
 
 func TestPermissionSignature(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	perms := func() []map[string]any {
 		return []map[string]any{
 			{"userId": "u1", "resourceId": "doc-1", "type": "document", "hasAccess": true, "accessRole": "editor", "expiresAt": 1767225600000},
@@ -127,7 +128,8 @@ func jwtPart(t *testing.T, token string, i int) map[string]any {
 }
 
 func TestGenerateToken(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	later := time.Now().Add(24 * time.Hour).UnixMilli()
 	body := map[string]any{
 		"userId":         "alice",

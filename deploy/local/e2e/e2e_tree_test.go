@@ -21,7 +21,8 @@ func folderOf(t *testing.T, r reply, id string) map[string]any {
 func ancestorsOf(f map[string]any) string { return fmt.Sprint(f["ancestors"]) }
 
 func TestFoldersAndDocuments(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 	folders := func() reply { return s.ok("/v2/organizations/folders/get", map[string]any{"organizationId": org}) }
 	docs := func(ids ...string) []map[string]any {
@@ -317,7 +318,8 @@ func ancestorsSummary(t *testing.T, r reply) string {
 // folder did not restrict its documents), and deleting it deleted every
 // folder of the organization.
 func TestFolderIDRootIsReserved(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	s.ok("/v2/users/add", map[string]any{"organizationId": "acme", "users": userRefs("member")})
 	s.ok("/v2/organizations/folders/add", map[string]any{"organizationId": "acme", "folders": []any{
 		map[string]any{"folderId": "top1"}, map[string]any{"folderId": "top2"},

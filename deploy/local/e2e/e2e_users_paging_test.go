@@ -7,7 +7,8 @@ import (
 )
 
 func TestUsersPagination(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	var all []string
 	for i := 1; i <= 7; i++ {
 		all = append(all, fmt.Sprintf("u%02d", i))

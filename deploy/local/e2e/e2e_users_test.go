@@ -16,7 +16,8 @@ func (s *stack) orgRole(org, user string) string {
 }
 
 func TestUsersLifecycle(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org = "acme"
 
 	t.Run("add creates the organization and reports items", func(t *testing.T) {

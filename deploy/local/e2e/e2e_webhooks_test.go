@@ -10,7 +10,8 @@ import (
 // are reached with workspace credentials (not the operator token), honour
 // the operator's advancedWebhooks switch, and keep workspaces apart.
 func TestWorkspaceConfigThroughGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	bad := map[string]string{"x-svc-api-key": s.ws.apiKey, "x-svc-auth-token": "at_wrong"}
 	r := s.raw(http.MethodPost, "/v2/workspace/emailconfig/get", []byte(`{"data":{}}`), bad)
 	expectStatus(t, r, "PERMISSION_DENIED", 403)

@@ -15,12 +15,16 @@ const probePath = "/v2/organizations/get"
 var probeData = map[string]any{}
 
 func TestBootstrapCredentialsWork(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
+	bootstrap := creds{s.sys.Credentials.APIKey, s.sys.Credentials.AuthToken}
+	expectOK(t, s.callAs(bootstrap, probePath, probeData))
 	expectOK(t, s.call(probePath, probeData))
 }
 
 func TestGatewayRefusesBadCredentials(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	other := s.newWorkspace()
 	cases := map[string]map[string]string{
 		"no headers":         {},
@@ -48,6 +52,7 @@ func TestGatewayRefusesBadCredentials(t *testing.T) {
 }
 
 func TestGatewayEnvelopesForRoutingErrors(t *testing.T) {
+	t.Parallel()
 	// Host only identity, so the memory prefix has no service behind it.
 	s := startStack(t, func(o *system.Options) { o.Services = []string{"identity"} })
 	auth := map[string]string{"x-svc-api-key": s.ws.apiKey, "x-svc-auth-token": s.ws.authToken}
@@ -73,7 +78,8 @@ func TestGatewayEnvelopesForRoutingErrors(t *testing.T) {
 }
 
 func TestOperatorCredentialLifecycle(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	// Without the operator token, workspace credentials do not create workspaces.
 	r := s.call("/v2/workspace/create", map[string]any{})
 	expectStatus(t, r, "PERMISSION_DENIED", 403)
@@ -113,6 +119,7 @@ func TestOperatorCredentialLifecycle(t *testing.T) {
 }
 
 func TestRateLimitPerAPIKey(t *testing.T) {
+	t.Parallel()
 	s := startStack(t, func(o *system.Options) { o.RateLimitPerSecond = 5 })
 	limited := 0
 	for i := 0; i < 60 && limited == 0; i++ {

@@ -11,7 +11,7 @@ import (
 // naming the field, and a read afterwards shows nothing was stored.
 func TestStrictBodiesWriteNothing(t *testing.T) {
 	t.Parallel()
-	s := startStack(t)
+	s := sharedStack(t)
 	h := map[string]string{"x-svc-api-key": s.ws.apiKey, "x-svc-auth-token": s.ws.authToken}
 	deep := strings.Repeat(`{"a":`, 40) + `1` + strings.Repeat(`}`, 40)
 	note := func(extra string) string {
@@ -58,7 +58,7 @@ func TestStrictBodiesWriteNothing(t *testing.T) {
 // a document that does not exist, expiresAt in milliseconds.
 func TestFaithfulAnswers(t *testing.T) {
 	t.Parallel()
-	s := startStack(t)
+	s := sharedStack(t)
 	r := s.raw(http.MethodPost, "/v2/users/get/", []byte(`{"data":{"organizationId":"acme"}}`),
 		map[string]string{"x-svc-api-key": s.ws.apiKey, "x-svc-auth-token": s.ws.authToken})
 	expectStatus(t, r, "NOT_FOUND", 404)

@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/opencollab/backend/deploy/local/system"
@@ -27,17 +29,38 @@ type stack struct {
 
 type creds struct{ apiKey, authToken string }
 
+// headers are the gateway's credential headers of c.
+func (c creds) headers() map[string]string {
+	return map[string]string{"x-svc-api-key": c.apiKey, "x-svc-auth-token": c.authToken}
+}
+
 // startStack starts the whole backend the way `go run ./deploy/local` does,
-// on this test's stores, with the gateway on a free loopback port.
+// on this test's stores, with the gateway on a free loopback port. Tests
+// that need their own options, or state beyond one workspace (a stopped
+// service, metrics, the rate limiter), use it; the others use sharedStack.
 func startStack(t *testing.T, opts ...func(*system.Options)) *stack {
 	t.Helper()
+	sys, stop, err := launch(t, opts...)
+	if err != nil {
+		t.Fatalf("start system: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("system shutdown: %v", err)
+		}
+	})
+	return &stack{t: t, sys: sys, ws: creds{sys.Credentials.APIKey, sys.Credentials.AuthToken}}
+}
+
+// launch starts a system on tb's stores and returns how to stop it.
+func launch(tb testing.TB, opts ...func(*system.Options)) (*system.System, func() error, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	prefix := "e" + randomHex(5) + "_"
 	o := system.Options{
-		DataDir:            t.TempDir(),
+		DataDir:            tb.TempDir(),
 		GatewayAddr:        "127.0.0.1:0",
-		MongoURI:           testenv.MongoURI(t),
-		RedisURL:           testenv.RedisURL(t),
+		MongoURI:           testenv.MongoURI(tb),
+		RedisURL:           testenv.RedisURL(tb),
 		DBPrefix:           prefix,
 		RateLimitPerSecond: -1,
 		Logger:             slog.New(slog.NewJSONHandler(io.Discard, nil)),
@@ -48,19 +71,47 @@ func startStack(t *testing.T, opts ...func(*system.Options)) *stack {
 	sys, err := system.Start(ctx, o)
 	if err != nil {
 		cancel()
-		t.Fatalf("start system: %v", err)
+		return nil, nil, err
 	}
-	t.Cleanup(func() {
+	return sys, func() error {
 		cancel()
-		if err := sys.Wait(); err != nil {
-			t.Errorf("system shutdown: %v", err)
-		}
-		dropDatabases(t, o.MongoURI, prefix)
-	})
-	return &stack{t: t, sys: sys, ws: creds{sys.Credentials.APIKey, sys.Credentials.AuthToken}}
+		err := sys.Wait()
+		dropDatabases(tb, o.MongoURI, prefix)
+		return err
+	}, nil
 }
 
-func dropDatabases(t *testing.T, uri, prefix string) {
+var shared struct {
+	once sync.Once
+	sys  *system.System
+	err  error
+}
+
+// sharedStack is one system for the whole test binary (started on first use,
+// stopped by testenv.Main) with a workspace of t's own, so tests that only
+// touch their workspace share the start-up cost and run in parallel.
+func sharedStack(t *testing.T) *stack {
+	t.Helper()
+	shared.once.Do(func() {
+		tb := testenv.Shared()
+		var stop func() error
+		if shared.sys, stop, shared.err = launch(tb); shared.err == nil {
+			tb.Cleanup(func() {
+				if err := stop(); err != nil {
+					tb.Errorf("shared system shutdown: %v", err)
+				}
+			})
+		}
+	})
+	if shared.err != nil {
+		t.Fatalf("start shared system: %v", shared.err)
+	}
+	s := &stack{t: t, sys: shared.sys}
+	s.ws = s.newWorkspace()
+	return s
+}
+
+func dropDatabases(t testing.TB, uri, prefix string) {
 	client, err := mongodb.Connect(context.Background(), uri)
 	if err != nil {
 		t.Logf("drop databases: %v", err)
@@ -103,9 +154,7 @@ func (s *stack) call(path string, data any) reply {
 
 func (s *stack) callAs(c creds, path string, data any) reply {
 	s.t.Helper()
-	return s.raw(http.MethodPost, path, mustJSON(s.t, map[string]any{"data": data}), map[string]string{
-		"x-svc-api-key": c.apiKey, "x-svc-auth-token": c.authToken,
-	})
+	return s.raw(http.MethodPost, path, mustJSON(s.t, map[string]any{"data": data}), c.headers())
 }
 
 // operator posts with the operator token instead of workspace credentials.
@@ -118,9 +167,19 @@ func (s *stack) operator(path string, data any) reply {
 
 func (s *stack) raw(method, path string, body []byte, headers map[string]string) reply {
 	s.t.Helper()
-	req, err := http.NewRequest(method, s.sys.GatewayURL+path, bytes.NewReader(body))
+	r, err := s.exchange(method, path, body, headers)
 	if err != nil {
 		s.t.Fatal(err)
+	}
+	return r
+}
+
+// exchange is raw without stopping the test, so it may run on goroutines
+// other than the test's; a break of the OpenAPI document is still reported.
+func (s *stack) exchange(method, path string, body []byte, headers map[string]string) (reply, error) {
+	req, err := http.NewRequest(method, s.sys.GatewayURL+path, bytes.NewReader(body))
+	if err != nil {
+		return reply{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range headers {
@@ -128,23 +187,25 @@ func (s *stack) raw(method, path string, body []byte, headers map[string]string)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
+		return reply{}, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	s.checkContract(req, body, resp, b)
+	if err := s.contractError(req, body, resp, b); err != nil {
+		s.t.Errorf("%v", err)
+	}
 	noInternalPlaceholder(s.t, path, body, b)
 	var env struct {
 		Result map[string]any `json:"result"`
 		Error  map[string]any `json:"error"`
 	}
 	if err := json.Unmarshal(b, &env); err != nil {
-		s.t.Fatalf("%s %s: response is not a JSON envelope (%d): %q", method, path, resp.StatusCode, b)
+		return reply{}, fmt.Errorf("%s %s: response is not a JSON envelope (%d): %q", method, path, resp.StatusCode, b)
 	}
 	if env.Result == nil && env.Error == nil {
-		s.t.Fatalf("%s %s: neither result nor error in %q", method, path, b)
+		return reply{}, fmt.Errorf("%s %s: neither result nor error in %q", method, path, b)
 	}
-	return reply{Code: resp.StatusCode, Result: env.Result, Error: env.Error, Raw: b}
+	return reply{Code: resp.StatusCode, Result: env.Result, Error: env.Error, Raw: b}, nil
 }
 
 // newWorkspace creates another workspace through the operator API.

@@ -3,8 +3,10 @@ package e2e
 import (
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -176,32 +178,50 @@ type identityView struct {
 // changed (timestamps included).
 func (s *stack) snapshot(c creds, v identityView) string {
 	s.t.Helper()
-	var b strings.Builder
-	read := func(path string, data map[string]any) {
-		s.t.Helper()
-		r := s.okAs(c, path, data)
-		fmt.Fprintf(&b, "%s %v\n%s\n", path, data, r.Raw)
+	type read struct {
+		path string
+		data map[string]any
 	}
-	read("/v2/organizations/get", map[string]any{})
-	read("/v2/users/get", map[string]any{"organizationId": v.org})
-	read("/v2/users/get", map[string]any{"organizationId": v.org, "allDocuments": true, "groupByDocumentId": true})
+	reads := []read{
+		{"/v2/organizations/get", map[string]any{}},
+		{"/v2/users/get", map[string]any{"organizationId": v.org}},
+		{"/v2/users/get", map[string]any{"organizationId": v.org, "allDocuments": true, "groupByDocumentId": true}},
+	}
 	for _, f := range v.folders {
-		read("/v2/users/get", map[string]any{"organizationId": v.org, "folderId": f})
+		reads = append(reads, read{"/v2/users/get", map[string]any{"organizationId": v.org, "folderId": f}})
 	}
 	for _, d := range v.docs {
-		read("/v2/users/get", map[string]any{"organizationId": v.org, "documentId": d})
+		reads = append(reads, read{"/v2/users/get", map[string]any{"organizationId": v.org, "documentId": d}})
 	}
 	for _, g := range v.groups {
-		read("/v2/users/get", map[string]any{"organizationId": v.org, "organizationUserGroupIds": []string{g}})
-		read("/v2/users/get", map[string]any{"organizationId": v.org, "organizationUserGroupIds": []string{g}, "allDocuments": true})
+		reads = append(reads, read{"/v2/users/get", map[string]any{"organizationId": v.org, "organizationUserGroupIds": []string{g}}},
+			read{"/v2/users/get", map[string]any{"organizationId": v.org, "organizationUserGroupIds": []string{g}, "allDocuments": true}})
 	}
-	read("/v2/organizations/folders/get", map[string]any{"organizationId": v.org})
-	read("/v2/organizations/documents/get", map[string]any{"organizationId": v.org})
+	reads = append(reads, read{"/v2/organizations/folders/get", map[string]any{"organizationId": v.org}},
+		read{"/v2/organizations/documents/get", map[string]any{"organizationId": v.org}})
 	if len(v.users) > 0 {
-		read("/v2/auth/permissions/get", map[string]any{
+		reads = append(reads, read{"/v2/auth/permissions/get", map[string]any{
 			"organizationId": v.org, "userIds": v.users, "folderIds": v.folders, "documentIds": v.docs,
 			"skipResourceExistenceValidation": true,
-		})
+		}})
+	}
+	// The reads are independent: sent at once, written in order.
+	replies, errs := make([]reply, len(reads)), make([]error, len(reads))
+	var wg sync.WaitGroup
+	for i, r := range reads {
+		body := mustJSON(s.t, map[string]any{"data": r.data})
+		wg.Go(func() { replies[i], errs[i] = s.exchange(http.MethodPost, r.path, body, c.headers()) })
+	}
+	wg.Wait()
+	var b strings.Builder
+	for i, r := range reads {
+		if errs[i] != nil {
+			s.t.Fatal(errs[i])
+		}
+		if got := replies[i]; got.Code != 200 || got.Result["status"] != "success" {
+			s.t.Fatalf("%s: want success, got %d %s", r.path, got.Code, got.Raw)
+		}
+		fmt.Fprintf(&b, "%s %v\n%s\n", r.path, r.data, replies[i].Raw)
 	}
 	return b.String()
 }

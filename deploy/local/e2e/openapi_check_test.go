@@ -102,14 +102,11 @@ func (c *apiContract) check(req *http.Request, reqBody []byte, code int, header 
 	return nil
 }
 
-// checkContract reports an exchange of stack.raw that breaks the document.
-func (s *stack) checkContract(req *http.Request, reqBody []byte, resp *http.Response, respBody []byte) {
-	s.t.Helper()
+// contractError says how an exchange of stack.raw breaks the document.
+func (s *stack) contractError(req *http.Request, reqBody []byte, resp *http.Response, respBody []byte) error {
 	c, err := loadContract()
 	if err != nil {
-		s.t.Fatalf("load the OpenAPI document: %v", err)
+		return fmt.Errorf("load the OpenAPI document: %w", err)
 	}
-	if err := c.check(req, reqBody, resp.StatusCode, resp.Header, respBody); err != nil {
-		s.t.Errorf("%v", err)
-	}
+	return c.check(req, reqBody, resp.StatusCode, resp.Header, respBody)
 }

@@ -15,7 +15,8 @@ import (
 // that the gateway exposes is documented, and every documented operation
 // is a route of the service the gateway sends it to.
 func TestOpenAPICoversEveryServiceRoute(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	routes := gateway.Routes()
 	public := map[string]string{} // "METHOD /path" → service
 	for svc, list := range s.sys.ServiceRoutes {

@@ -6,7 +6,8 @@ import "testing"
 // test uses, so every documented POST operation's traffic is checked
 // against the OpenAPI document (stack.raw checks each exchange).
 func TestOpenAPIOperationsOtherTestsSkip(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	r := s.operator("/v2/workspace/features/get", map[string]any{"apiKey": s.ws.apiKey})
 	expectOK(t, r)
 	if r.DataMap()["apiKey"] != s.ws.apiKey {

@@ -25,6 +25,7 @@ type probe struct {
 // INVALID_ARGUMENT naming the problem. So a closed object the service
 // keeps open, or a documented limit above the service's, fails here.
 func TestOpenAPIRefusalsAreTheServices(t *testing.T) {
+	t.Parallel()
 	var doc map[string]any
 	if err := json.Unmarshal(openapi.Document(), &doc); err != nil {
 		t.Fatal(err)
@@ -50,7 +51,7 @@ func TestOpenAPIRefusalsAreTheServices(t *testing.T) {
 	if len(probes) < 50 {
 		t.Fatalf("only %d probes: the walk of the document finds too little", len(probes))
 	}
-	s := startStack(t)
+	s := sharedStack(t)
 	// attempts/get answers FAILED_PRECONDITION before reading its body
 	// while advanced webhooks are off.
 	expectOK(t, s.call("/v2/workspace/advancedwebhookconfig/update", map[string]any{"isEnabled": true}))

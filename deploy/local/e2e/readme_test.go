@@ -23,7 +23,7 @@ func TestReadmeExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startStack(t)
+	s := sharedStack(t)
 	text := strings.ReplaceAll(string(readme), "\\\n", " ")
 	vars := strings.NewReplacer(`'"$KEY"'`, s.ws.apiKey, `'"$TOKEN"'`, s.ws.authToken)
 	ran := 0

@@ -21,6 +21,7 @@ import (
 // right after a Hocuspocus client was told its edits are saved: after a
 // restart on the same data every acknowledged edit is there.
 func TestRealtimeAcknowledgedEditsSurviveKill9(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "local")
 	build := exec.Command("go", "build", "-o", bin, "github.com/opencollab/backend/deploy/local")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -67,7 +68,9 @@ func freeAddr(t *testing.T) string {
 func startProcess(t *testing.T, bin, dataDir, addr string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "GATEWAY_ADDR="+addr, "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0")
+	// METRICS_ADDR off its :9090 default: other test binaries run the
+	// same system at the same time.
+	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "GATEWAY_ADDR="+addr, "METRICS_ADDR=127.0.0.1:0", "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -16,6 +16,7 @@ import (
 // Realtime edits publish the crdt webhook event (debounced, the token's
 // user as lastUpdatedBy, the session) and an activity record.
 func TestRealtimeEditsPublishWebhookAndActivity(t *testing.T) {
+	t.Parallel()
 	s := startStack(t, func(o *system.Options) { o.WebhookAllowPrivateTargets = true })
 	var mu sync.Mutex
 	var bodies [][]byte

@@ -53,7 +53,8 @@ func (s *stack) editorText(org, doc, editor string) string {
 }
 
 func TestRealtimeThroughTheGateway(t *testing.T) {
-	s := startStack(t)
+	t.Parallel()
+	s := sharedStack(t)
 	const org, doc = "org-rt", "doc-rt"
 	add := s.call("/v2/crdt/add", map[string]any{"organizationId": org, "documentId": doc, "editorId": "ed1", "type": "text", "data": "seeded "})
 	if add.Code != 200 {
@@ -124,6 +125,7 @@ func TestRealtimeThroughTheGateway(t *testing.T) {
 // Two svc-content replicas behind the gateway (round-robin, no sticky
 // sessions): clients that land on different replicas converge.
 func TestRealtimeTwoContentReplicasBehindTheGateway(t *testing.T) {
+	t.Parallel()
 	s := startStack(t, func(o *system.Options) { o.ContentReplicas = 2 })
 	const org, doc = "org-rep", "doc-rep"
 	ada := s.userToken("ada", docGrant(org, doc, "editor"))

@@ -108,29 +108,3 @@ type deleteRequest struct {
 	TargetEntityID string   `json:"targetEntityId"`
 	ActivityIDs    []string `json:"activityIds" validate:"max=1000"`
 }
-
-// MigrateRequest is the body data of POST /internal/documents/migrate.
-type MigrateRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-	NewDocumentID  string `json:"newDocumentId" validate:"required"`
-	MigrationID    string `json:"migrationId"`
-}
-
-// MigrateResponse is result.data of /internal/documents/migrate.
-type MigrateResponse struct {
-	Moved int64 `json:"moved"`
-}
-
-// HasDataRequest is the body data of POST /internal/documents/has-data.
-type HasDataRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-}
-
-// HasDataResponse is result.data of /internal/documents/has-data.
-type HasDataResponse struct {
-	HasData bool `json:"hasData"`
-}

@@ -1,17 +1,16 @@
 package httpapi
 
 import (
-	"log/slog"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 )
 
 func handleAdd(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -30,7 +29,7 @@ func handleAdd(svc *activity.Service) gin.HandlerFunc {
 }
 
 func handleUpdate(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -49,7 +48,7 @@ func handleUpdate(svc *activity.Service) gin.HandlerFunc {
 }
 
 func handleGet(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -68,7 +67,7 @@ func handleGet(svc *activity.Service) gin.HandlerFunc {
 }
 
 func handleDelete(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -82,36 +81,5 @@ func handleDelete(svc *activity.Service) gin.HandlerFunc {
 			return nil, err
 		}
 		return api.OK("Activities deleted.", results), nil
-	})
-}
-
-func handleMigrate(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req MigrateRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		ctx := c.Request.Context()
-		moved, err := svc.MoveDocument(ctx, req.WorkspaceID, req.OrganizationID, req.DocumentID, req.NewDocumentID)
-		if err != nil {
-			return nil, err
-		}
-		slog.InfoContext(ctx, "document activities migrated", "workspaceId", req.WorkspaceID,
-			"migrationId", req.MigrationID, "documentId", req.DocumentID, "newDocumentId", req.NewDocumentID, "moved", moved)
-		return api.OK("Document activities migrated.", MigrateResponse{Moved: moved}), nil
-	})
-}
-
-func handleHasData(svc *activity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req HasDataRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		has, err := svc.HasDocumentData(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document data checked.", HasDataResponse{HasData: has}), nil
 	})
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/svcclient"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
@@ -60,7 +61,7 @@ func newAnnEnv(t *testing.T, checker *features.Checker) *annEnv {
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	engine := api.NewEngine(nil)
+	engine := web.NewEngine(nil)
 	engine.Use(func(c *gin.Context) {
 		if ws := c.GetHeader(annWorkspaceHeader); ws != "" {
 			c.Request = c.Request.WithContext(internalauth.WithPrincipal(c.Request.Context(), internalauth.Workspace(ws)))
@@ -148,6 +149,7 @@ func annDoc(extra map[string]any) map[string]any {
 const annPath = "/v2/commentannotations/"
 
 func TestAnnotationOperationShapes(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	add := e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{
 		map[string]any{"annotationId": "a1", "location": map[string]any{"id": "L1"},
@@ -248,6 +250,7 @@ func TestAnnotationOperationShapes(t *testing.T) {
 }
 
 func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	item := func(extra map[string]any) map[string]any {
 		it := map[string]any{"commentData": []any{map[string]any{"commentText": "x", "from": annUser("alice")}}}
@@ -306,6 +309,7 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 }
 
 func TestAnnotationGetPagesOverHTTP(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	for i := range 7 {
 		e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{map[string]any{"annotationId": fmt.Sprintf("a%d", i),
@@ -343,6 +347,7 @@ func TestAnnotationGetPagesOverHTTP(t *testing.T) {
 }
 
 func TestAnnotationQueriesNeedAdvancedQueries(t *testing.T) {
+	t.Parallel()
 	workspace := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"result":{"status":"success","message":"","data":{"workspaceId":"ws1","features":{"advancedQueries":false}}}}`))
 	}))
@@ -361,6 +366,7 @@ func TestAnnotationQueriesNeedAdvancedQueries(t *testing.T) {
 }
 
 func TestAnnotationCount(t *testing.T) {
+	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
 	e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{
 		map[string]any{"commentData": []any{map[string]any{"commentText": "from alice", "from": annUser("alice")}}},

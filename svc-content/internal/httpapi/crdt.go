@@ -15,15 +15,9 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 )
-
-// crdtRoutes registers the CRDT editor-data operations.
-func crdtRoutes(g gin.IRoutes, svc *crdt.Service) {
-	g.POST("/v2/crdt/add", handleCRDTAdd(svc))
-	g.POST("/v2/crdt/get", handleCRDTGet(svc))
-	g.POST("/v2/crdt/update", handleCRDTUpdate(svc))
-}
 
 // crdtDecode lets map content keep keys with dots: data is stored as JSON
 // text, never as field names ('$' keys are still refused).
@@ -120,7 +114,7 @@ func decodeCRDT(c *gin.Context, svc *crdt.Service, dst any) error {
 }
 
 func handleCRDTAdd(svc *crdt.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req crdtWriteRequest
 		if err := decodeCRDT(c, svc, &req); err != nil {
 			return nil, err
@@ -144,7 +138,7 @@ func handleCRDTAdd(svc *crdt.Service) gin.HandlerFunc {
 }
 
 func handleCRDTGet(svc *crdt.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req crdtGetRequest
 		if err := decodeCRDT(c, svc, &req); err != nil {
 			return nil, err
@@ -163,7 +157,7 @@ func handleCRDTGet(svc *crdt.Service) gin.HandlerFunc {
 }
 
 func handleCRDTUpdate(svc *crdt.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req crdtWriteRequest
 		if err := decodeCRDT(c, svc, &req); err != nil {
 			return nil, err

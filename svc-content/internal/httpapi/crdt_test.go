@@ -10,9 +10,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 )
 
@@ -24,7 +24,7 @@ func crdtEngine(t *testing.T) *gin.Engine {
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	e.Use(func(c *gin.Context) {
 		ctx := internalauth.WithPrincipal(c.Request.Context(), internalauth.Workspace("ws1"))
 		c.Request = c.Request.WithContext(ctx)
@@ -60,6 +60,7 @@ func post(t *testing.T, e *gin.Engine, path, data string) crdtReply {
 }
 
 func TestCRDTAddGetUpdate(t *testing.T) {
+	t.Parallel()
 	e := crdtEngine(t)
 	add := post(t, e, "/v2/crdt/add", `{"organizationId":"o1","documentId":"d1","editorId":"e1","type":"map","data":{"title":"中文 👍🏽","n.m":{"x":[1,2.5,null]}},"userId":"u1"}`)
 	if add.Code != 200 || add.Result.Status != "success" || add.Result.Message == "" || strings.Contains(add.Raw, `"data"`) {
@@ -113,6 +114,7 @@ func TestCRDTAddGetUpdate(t *testing.T) {
 }
 
 func TestCRDTErrors(t *testing.T) {
+	t.Parallel()
 	e := crdtEngine(t)
 	if r := post(t, e, "/v2/crdt/add", `{"organizationId":"o1","documentId":"d1","editorId":"e1","type":"xml","contentKey":"default","data":"<p>x</p>"}`); r.Code != 200 {
 		t.Fatalf("add: %s", r.Raw)

@@ -64,6 +64,7 @@ type seededEditor struct {
 // update get answers for the seed's state vector must hold only the edit
 // (checked with stock yjs).
 func TestTipTapEditorsOverREST(t *testing.T) {
+	t.Parallel()
 	e := crdtEngine(t)
 	var editors []seededEditor
 	seed := func(name string, data json.RawMessage, c tiptaptest.Case) {

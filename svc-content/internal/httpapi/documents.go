@@ -5,6 +5,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/locations"
 	"github.com/opencollab/backend/svc-content/internal/migration"
 )
@@ -26,7 +27,7 @@ type locationsChange struct {
 }
 
 func handleLocationsUpdate(svc *locations.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req locationsUpdateRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -55,7 +56,7 @@ type migrationStartResponse struct {
 }
 
 func handleMigrationStart(svc *migration.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req migrationStartRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -78,7 +79,7 @@ type migrationStatusRequest struct {
 }
 
 func handleMigrationStatus(svc *migration.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req migrationStatusRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

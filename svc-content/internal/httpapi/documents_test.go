@@ -13,6 +13,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/locations"
 )
 
@@ -55,7 +56,7 @@ var docSigner = internalauth.NewSigner("test-internal-secret-0123456789")
 // docEngine serves the document operations behind the signature check,
 // as Routes does.
 func docEngine(rw locations.Rewriter) *gin.Engine {
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	g := e.Group("", docSigner.Authenticate(), internalauth.RequireWorkspace())
 	g.POST("/v1/organizations/documents/locations/update", handleLocationsUpdate(locations.NewService(docCreds{}, rw)))
 	// These fail in decoding and never reach their (nil) service.
@@ -63,7 +64,6 @@ func docEngine(rw locations.Rewriter) *gin.Engine {
 	g.POST("/v2/organizations/documents/migrate/status", handleMigrationStatus(nil))
 	internal := e.Group("", docSigner.Authenticate(), internalauth.RequireService())
 	internal.POST(UserDataPath, handleUserData(nil))
-	internal.POST(MigratePath, handleDocumentMigrate(nil))
 	return e
 }
 
@@ -110,6 +110,7 @@ func locationsBody(change func(m map[string]any)) map[string]any {
 }
 
 func TestLocationsUpdateHandler(t *testing.T) {
+	t.Parallel()
 	ws := internalauth.Workspace(docTestWS)
 	tests := []struct {
 		name      string
@@ -174,6 +175,7 @@ func TestLocationsUpdateHandler(t *testing.T) {
 }
 
 func TestDocumentOperationsValidate(t *testing.T) {
+	t.Parallel()
 	ws := internalauth.Workspace(docTestWS)
 	svc := internalauth.Service("identity")
 	tests := []struct {
@@ -189,8 +191,6 @@ func TestDocumentOperationsValidate(t *testing.T) {
 		{"user data limit 0", svc, UserDataPath, map[string]any{"workspaceId": "w", "organizationId": "o", "userId": "u", "limit": 0}, "limit"},
 		{"user data limit 101", svc, UserDataPath, map[string]any{"workspaceId": "w", "organizationId": "o", "userId": "u", "limit": 101}, "limit"},
 		{"user data without user", svc, UserDataPath, map[string]any{"workspaceId": "w", "organizationId": "o"}, "userId"},
-		{"internal migrate onto itself", svc, MigratePath, map[string]any{"workspaceId": "w", "organizationId": "o", "documentId": "a", "newDocumentId": "a"}, "newDocumentId"},
-		{"internal migrate without workspace", svc, MigratePath, map[string]any{"organizationId": "o", "documentId": "a", "newDocumentId": "b"}, "workspaceId"},
 	}
 	e := docEngine(&docRewriter{})
 	for _, tt := range tests {

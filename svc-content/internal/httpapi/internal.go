@@ -4,65 +4,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
 // Handlers of the internal routes.
-
-// documentMigrateRequest is the body data of MigratePath (the contract
-// every owning service shares).
-type documentMigrateRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-	NewDocumentID  string `json:"newDocumentId" validate:"required"`
-	MigrationID    string `json:"migrationId"`
-}
-
-type documentMigrateResponse struct {
-	Moved int64 `json:"moved"`
-}
-
-func handleDocumentMigrate(docs DocumentData) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req documentMigrateRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		if req.DocumentID == req.NewDocumentID {
-			return nil, api.Errorf(api.InvalidArgument, "newDocumentId must differ from documentId")
-		}
-		moved, err := docs.MigrateDocument(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID, req.NewDocumentID)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document content migrated.", documentMigrateResponse{Moved: moved}), nil
-	})
-}
-
-type documentHasDataRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-}
-
-type documentHasDataResponse struct {
-	HasData bool `json:"hasData"`
-}
-
-func handleDocumentHasData(docs DocumentData) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req documentHasDataRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		has, err := docs.HasData(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document content checked.", documentHasDataResponse{HasData: has}), nil
-	})
-}
 
 // userDataRequest is the body data of UserDataPath. Cursors is the next of
 // the previous page (absent or empty for the first one).
@@ -84,7 +30,7 @@ type userDataResponse struct {
 }
 
 func handleUserData(svc *annotations.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req userDataRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 // LiveState delivers live state broadcasts to realtime clients
@@ -35,7 +36,7 @@ type liveStatePayload struct {
 }
 
 func handleLiveStateBroadcast(live LiveState) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req liveStateRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -3,14 +3,15 @@
 package httpapi
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 	"github.com/opencollab/backend/svc-content/internal/locations"
@@ -19,27 +20,18 @@ import (
 
 // Internal routes other services call.
 const (
-	MigratePath  = migration.MigratePath // document migration contract
-	HasDataPath  = migration.HasDataPath
 	UserDataPath = "/internal/userdata/content" // identity's users/data/get fan-out
 )
-
-// DocumentData is svc-content's own data keyed by document id (CRDT and
-// annotations, whose locations live on the annotations).
-type DocumentData interface {
-	MigrateDocument(ctx context.Context, workspaceID, orgID, oldDocID, newDocID string) (int64, error)
-	HasData(ctx context.Context, workspaceID, orgID, docID string) (bool, error)
-}
 
 // Services are what the routes call.
 type Services struct {
 	CRDT        *crdt.Service
 	Annotations *annotations.Service
-	Features    *features.Checker
+	Features    features.Gate
 	Locations   *locations.Service
 	Migrations  *migration.Service
-	Documents   DocumentData
-	Realtime    Realtime // nil: no realtime sync
+	Documents   docmigrate.Owner // content's own data keyed by document id
+	Realtime    Realtime         // nil: no realtime sync
 	LiveState   LiveState
 }
 
@@ -74,8 +66,33 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, s Services) {
 	}
 
 	internal := authed.Group("", internalauth.RequireService())
-	internal.POST(MigratePath, handleDocumentMigrate(s.Documents))
-	internal.POST(HasDataPath, handleDocumentHasData(s.Documents))
+	docmigrate.Routes(internal, s.Documents)
 	internal.POST(UserDataPath, handleUserData(s.Annotations))
 	internal.POST(erasure.Path, erasure.Handler(s.Annotations.EraseUsers))
+}
+
+// crdtRoutes registers the CRDT editor-data operations.
+func crdtRoutes(g gin.IRoutes, svc *crdt.Service) {
+	g.POST("/v2/crdt/add", handleCRDTAdd(svc))
+	g.POST("/v2/crdt/get", handleCRDTGet(svc))
+	g.POST("/v2/crdt/update", handleCRDTUpdate(svc))
+}
+
+// annotationRoutes registers the comment-annotation operations (spec §7).
+// The two reaction operations are ours: the spec models reactions but
+// documents no REST operation for them (see annotations/reactions.go).
+// The reads that are advanced queries need the workspace's switch on.
+func annotationRoutes(g gin.IRoutes, svc *annotations.Service, gate features.Gate) {
+	advanced := features.Middleware(gate, features.AdvancedQueries)
+	g.POST("/v2/commentannotations/add", web.Handle(annotationOp(svc.Add, "Annotations added.")))
+	g.POST("/v2/commentannotations/get", advanced, handleAnnotationsGet(svc))
+	g.POST("/v2/commentannotations/count/get", advanced, web.Handle(annotationOp(svc.Count, "Comment count retrieved successfully.")))
+	g.POST("/v2/commentannotations/update", web.Handle(annotationOp(svc.Update, "Annotations updated.")))
+	g.POST("/v2/commentannotations/delete", web.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
+	g.POST("/v2/commentannotations/comments/add", web.Handle(annotationOp(svc.AddComments, "Comments added.")))
+	g.POST("/v2/commentannotations/comments/get", advanced, web.Handle(annotationOp(svc.GetComments, "Comments retrieved.")))
+	g.POST("/v2/commentannotations/comments/update", web.Handle(annotationOp(svc.UpdateComments, "Comments updated.")))
+	g.POST("/v2/commentannotations/comments/delete", web.Handle(annotationOp(svc.DeleteComments, "Comments deleted.")))
+	g.POST("/v2/commentannotations/reactions/add", web.Handle(annotationOp(svc.AddReaction, "Reaction added.")))
+	g.POST("/v2/commentannotations/reactions/delete", web.Handle(annotationOp(svc.DeleteReaction, "Reaction deleted.")))
 }

@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gin-gonic/gin"
-
-	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 // tracker sees every step call of every fake: the order of calls and
@@ -80,7 +79,7 @@ func newFakeOwner(name string, tr *tracker, data map[string]int64) *fakeOwner {
 	return &fakeOwner{name: name, tr: tr, data: data, moved: map[string]bool{}, blocked: make(chan struct{})}
 }
 
-func (f *fakeOwner) HasData(_ context.Context, doc Document) (bool, error) {
+func (f *fakeOwner) DocumentHasData(_ context.Context, doc Document) (bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.hasErr != nil {
@@ -89,7 +88,7 @@ func (f *fakeOwner) HasData(_ context.Context, doc Document) (bool, error) {
 	return f.data[doc.DocumentID] > 0, nil
 }
 
-func (f *fakeOwner) Migrate(ctx context.Context, req StepRequest) (int64, error) {
+func (f *fakeOwner) MigrateDocument(ctx context.Context, req StepRequest) (int64, error) {
 	// One migration per document pair in these tests: the pair names the
 	// migration for the overlap check, in process (no id) as over HTTP.
 	pair := req.DocumentID + ">" + req.NewDocumentID
@@ -145,47 +144,25 @@ func (f *fakeOwner) records(doc string) int64 {
 }
 
 // serve puts f behind the /internal contract, as the owning services
-// serve it, and returns a Remote owner calling it.
-func serve(t *testing.T, f *fakeOwner) (*Remote, *httptest.Server) {
+// serve it, and returns a client of it.
+func serve(t *testing.T, f *fakeOwner) (*docmigrate.Client, *httptest.Server) {
 	t.Helper()
-	e := api.NewEngine(nil)
-	internal := e.Group("", testSigner.Authenticate(), internalauth.RequireService())
-	internal.POST(MigratePath, api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req StepRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		moved, err := f.Migrate(c.Request.Context(), req)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("migrated", migrateResponse{Moved: moved}), nil
-	}))
-	internal.POST(HasDataPath, api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req hasDataRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		has, err := f.HasData(c.Request.Context(), Document{req.WorkspaceID, req.OrganizationID, req.DocumentID})
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("checked", hasDataResponse{HasData: has}), nil
-	}))
+	e := web.NewEngine(nil)
+	docmigrate.Routes(e.Group("", testSigner.Authenticate(), internalauth.RequireService()), f)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
-	return NewRemote(svcclient.New(f.name, srv.URL, testSigner)), srv
+	return docmigrate.NewClient(svcclient.New(f.name, srv.URL, testSigner), "content"), srv
 }
 
 // localMover adapts a fakeOwner to the in-process Mover shape.
 type localMover struct{ f *fakeOwner }
 
-func (m localMover) MigrateDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
-	return m.f.Migrate(ctx, StepRequest{WorkspaceID: ws, OrganizationID: org, DocumentID: doc, NewDocumentID: newDoc})
+func (m localMover) MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
+	return m.f.MigrateDocument(ctx, StepRequest{WorkspaceID: ws, OrganizationID: org, DocumentID: doc, NewDocumentID: newDoc})
 }
 
-func (m localMover) HasData(ctx context.Context, ws, org, doc string) (bool, error) {
-	return m.f.HasData(ctx, Document{ws, org, doc})
+func (m localMover) HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error) {
+	return m.f.DocumentHasData(ctx, Document{WorkspaceID: ws, OrganizationID: org, DocumentID: doc})
 }
 
 type fakePublisher struct {

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 	"github.com/opencollab/backend/pkg/testenv"
@@ -69,7 +70,7 @@ func (h *harness) fakes() []*fakeOwner {
 // Servers are started once, so every process calls the same fakes.
 func (h *harness) service() *Service {
 	h.t.Helper()
-	steps := []Step{{Name: "content", Owner: NewLocal(localMover{h.content})}}
+	steps := []Step{{Name: "content", Owner: docmigrate.Keyed(localMover{h.content})}}
 	for _, f := range h.fakes()[1:] {
 		remote, srv := h.remote(f)
 		h.servers[f.name] = srv
@@ -82,9 +83,9 @@ func (h *harness) service() *Service {
 	return svc
 }
 
-func (h *harness) remote(f *fakeOwner) (*Remote, *httptest.Server) {
+func (h *harness) remote(f *fakeOwner) (*docmigrate.Client, *httptest.Server) {
 	if srv, ok := h.servers[f.name]; ok {
-		return NewRemote(svcclient.New(f.name, srv.URL, testSigner)), srv
+		return docmigrate.NewClient(svcclient.New(f.name, srv.URL, testSigner), "content"), srv
 	}
 	return serve(h.t, f)
 }

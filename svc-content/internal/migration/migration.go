@@ -14,6 +14,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 )
 
@@ -37,30 +38,16 @@ const (
 // eventSource is the publishing service of the migration events.
 const eventSource = "content"
 
-// Document names a document of a workspace's organization.
-type Document struct {
-	WorkspaceID    string
-	OrganizationID string
-	DocumentID     string
-}
-
-// StepRequest is what an owner gets to move its data: the body of
-// /internal/documents/migrate.
-type StepRequest struct {
-	WorkspaceID    string `json:"workspaceId"`
-	OrganizationID string `json:"organizationId"`
-	DocumentID     string `json:"documentId"`
-	NewDocumentID  string `json:"newDocumentId"`
-	MigrationID    string `json:"migrationId"`
-}
-
-// Owner is a service holding data keyed by document id. Migrate must be
-// idempotent per migration id: running it again after a partial run
-// finishes the job, running it after completion moves nothing.
-type Owner interface {
-	HasData(ctx context.Context, doc Document) (bool, error)
-	Migrate(ctx context.Context, req StepRequest) (moved int64, err error)
-}
+// The owners' contract is pkg/docmigrate's: Document names a document,
+// StepRequest is what an owner gets to move its data, and Owner is a
+// service holding data keyed by document id, whose MigrateDocument must be
+// idempotent per migration id (a re-run after a partial run finishes the
+// job, after completion it moves nothing).
+type (
+	Document    = docmigrate.Document
+	StepRequest = docmigrate.Move
+	Owner       = docmigrate.Owner
+)
 
 // Step is one owner in the migration order, by the name stored in each
 // migration record.

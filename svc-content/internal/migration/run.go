@@ -51,7 +51,7 @@ func (w *Worker) runStep(ctx context.Context, l *lease, r record, step string) (
 	var err error
 	for try := 1; ; try++ {
 		var moved int64
-		moved, err = w.withHeartbeat(ctx, l, func(ctx context.Context) (int64, error) { return owner.Migrate(ctx, req) })
+		moved, err = w.withHeartbeat(ctx, l, func(ctx context.Context) (int64, error) { return owner.MigrateDocument(ctx, req) })
 		if err == nil {
 			return moved, nil
 		}

@@ -82,7 +82,7 @@ func (s *Service) Start(ctx context.Context, req StartRequest) (string, error) {
 // document to migrate, and "completed" would mislead the caller.
 func (s *Service) refuseMissingSource(ctx context.Context, source Document) error {
 	for _, st := range s.steps {
-		has, err := st.Owner.HasData(ctx, source)
+		has, err := st.Owner.DocumentHasData(ctx, source)
 		if err != nil {
 			s.logger.WarnContext(ctx, "migration: has-data check failed", "owner", st.Name, "error", err)
 			return api.Errorf(api.Unavailable,
@@ -99,7 +99,7 @@ func (s *Service) refuseMissingSource(ctx context.Context, source Document) erro
 // already has data: migrating onto it would mix two documents.
 func (s *Service) refuseTargetWithData(ctx context.Context, target Document) error {
 	for _, st := range s.steps {
-		has, err := st.Owner.HasData(ctx, target)
+		has, err := st.Owner.DocumentHasData(ctx, target)
 		if err != nil {
 			s.logger.WarnContext(ctx, "migration: has-data check failed", "owner", st.Name, "error", err)
 			return api.Errorf(api.Unavailable,

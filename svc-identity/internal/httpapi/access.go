@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
@@ -50,7 +51,7 @@ func checkIDs(field string, ids []string) error {
 }
 
 func handleFolderAccess(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req folderAccessRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -67,7 +68,7 @@ func handleFolderAccess(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleDocumentAccess(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req documentAccessRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -84,7 +85,7 @@ func handleDocumentAccess(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleOrganizationDisable(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req organizationDisableRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -101,7 +102,7 @@ func handleOrganizationDisable(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleDocumentDisable(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req documentDisableRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -118,7 +119,7 @@ func handleDocumentDisable(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleMoveDocuments(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req moveDocumentsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

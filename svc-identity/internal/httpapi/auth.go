@@ -6,12 +6,13 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
 )
 
 func handleGenerateSignature(secrets Secrets) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req signatureRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -29,7 +30,7 @@ func handleGenerateSignature(secrets Secrets) gin.HandlerFunc {
 }
 
 func handleVerifySignature(secrets Secrets) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req verifySignatureRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -47,7 +48,7 @@ func handleVerifySignature(secrets Secrets) gin.HandlerFunc {
 }
 
 func handleGenerateToken(secrets Secrets, now func() time.Time) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req generateTokenRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -86,7 +87,7 @@ func tokenResources(rs []resourceDTO) []signing.TokenResource {
 }
 
 func handleAddPermissions(ids *identity.Service, now func() time.Time) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addPermissionsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -109,7 +110,7 @@ func handleAddPermissions(ids *identity.Service, now func() time.Time) gin.Handl
 }
 
 func handleGetPermissions(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getPermissionsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -126,7 +127,7 @@ func handleGetPermissions(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleRemovePermissions(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req removePermissionsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/httpapi"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
@@ -35,7 +36,7 @@ func newEnvWith(t *testing.T, backends func(ids *identity.Service, pages *pageto
 	clock := func() time.Time { return e.now }
 	pages := pagetoken.New(testenv.Redis(t), 0)
 	ids := identity.NewService(st, pages, clock)
-	engine := api.NewEngine(nil)
+	engine := web.NewEngine(nil)
 	httpapi.Routes(engine, e.signer, ids, signing.NewSecretStore(db), clock, backends(ids, pages))
 	e.h = engine
 	return e
@@ -84,9 +85,9 @@ type fakeRequest struct {
 func newFakeService(t *testing.T, signer *internalauth.Signer, path string, reply func(body map[string]any) (any, error)) *fakeService {
 	t.Helper()
 	f := &fakeService{t: t}
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	e.Use(signer.Authenticate(), internalauth.RequireService())
-	e.POST(path, api.Handle(func(c *gin.Context) (*api.Result, error) {
+	e.POST(path, web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var body map[string]any
 		if err := api.Decode(c.Request, &body); err != nil {
 			return nil, err

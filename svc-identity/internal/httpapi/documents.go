@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
@@ -90,7 +91,7 @@ func documentItem(e identity.DocumentEntry) map[string]any {
 }
 
 func handleAddDocuments(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addDocumentsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -107,7 +108,7 @@ func handleAddDocuments(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleGetDocuments(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getDocumentsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -128,7 +129,7 @@ func handleGetDocuments(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleUpdateDocuments(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateDocumentsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -142,7 +143,7 @@ func handleUpdateDocuments(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleDeleteDocuments(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteDocumentsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

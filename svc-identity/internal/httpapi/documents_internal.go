@@ -1,57 +1,24 @@
 package httpapi
 
 import (
-	"github.com/gin-gonic/gin"
+	"context"
 
-	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
-// The internal document routes are called by svc-content, which
-// orchestrates document migrations; the workspace is in the body since the
-// caller is a service, not a workspace.
+// documentOwner serves the document migration contract (pkg/docmigrate)
+// svc-content orchestrates: identity moves the document record itself, by
+// migration id, last of all owners.
+type documentOwner struct{ ids *identity.Service }
 
-type migrateDocumentRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-	NewDocumentID  string `json:"newDocumentId" validate:"required"`
-	MigrationID    string `json:"migrationId" validate:"required"`
-}
-
-type documentHasDataRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-}
-
-func handleMigrateDocument(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req migrateDocumentRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		moved, err := ids.MigrateDocument(c.Request.Context(), req.WorkspaceID, identity.DocumentMigration{
-			OrganizationID: req.OrganizationID, DocumentID: req.DocumentID,
-			NewDocumentID: req.NewDocumentID, MigrationID: req.MigrationID,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document migrated.", map[string]int64{"moved": moved}), nil
+func (o documentOwner) MigrateDocument(ctx context.Context, m docmigrate.Move) (int64, error) {
+	return o.ids.MigrateDocument(ctx, m.WorkspaceID, identity.DocumentMigration{
+		OrganizationID: m.OrganizationID, DocumentID: m.DocumentID,
+		NewDocumentID: m.NewDocumentID, MigrationID: m.MigrationID,
 	})
 }
 
-func handleDocumentHasData(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req documentHasDataRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		found, err := ids.DocumentHasData(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document data checked.", map[string]bool{"hasData": found}), nil
-	})
+func (o documentOwner) DocumentHasData(ctx context.Context, d docmigrate.Document) (bool, error) {
+	return o.ids.DocumentHasData(ctx, d.WorkspaceID, d.OrganizationID, d.DocumentID)
 }

@@ -8,13 +8,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-identity/internal/store"
 )
 
 const (
-	migratePath = "/internal/documents/migrate"
-	hasDataPath = "/internal/documents/has-data"
+	migratePath = docmigrate.MigratePath
+	hasDataPath = docmigrate.HasDataPath
 )
 
 // contentPrincipal is svc-content, the orchestrator of migrations.

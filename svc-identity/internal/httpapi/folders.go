@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
@@ -78,7 +79,7 @@ func newFolderItem(n identity.FolderNode) folderItem {
 }
 
 func handleAddFolders(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addFoldersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -98,7 +99,7 @@ func handleAddFolders(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleGetFolders(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getFoldersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -122,7 +123,7 @@ func handleGetFolders(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleDeleteFolder(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteFolderRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -135,7 +136,7 @@ func handleDeleteFolder(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleUpdateFolders(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateFoldersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
@@ -63,7 +64,7 @@ func organizationItem(o identity.Organization) map[string]any {
 }
 
 func handleAddOrganizations(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req organizationsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -77,7 +78,7 @@ func handleAddOrganizations(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleGetOrganizations(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getOrganizationsRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -97,7 +98,7 @@ func handleGetOrganizations(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleUpdateOrganizations(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req organizationsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -111,7 +112,7 @@ func handleUpdateOrganizations(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleDeleteOrganizations(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteOrganizationsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

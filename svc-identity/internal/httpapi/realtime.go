@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
 )
@@ -41,7 +42,7 @@ type realtimeAccess struct {
 }
 
 func handleRealtimeAccess(ids *identity.Service, secrets TokenSecrets, now func() time.Time) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req realtimeAccessRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-identity/internal/erasure"
@@ -26,7 +27,7 @@ type Secrets interface {
 // Backends are the collaborators outside identity's own storage. The zero
 // value allows every feature and answers users/data/get with UNAVAILABLE.
 type Backends struct {
-	Features Features          // workspace feature switches; nil allows all
+	Features features.Gate     // workspace feature switches; nil allows all
 	UserData *userdata.Service // users/data/get fan-out to content and notify
 	Erasure  *erasure.Service  // users/data/delete jobs; nil answers UNAVAILABLE
 }
@@ -36,7 +37,7 @@ type Backends struct {
 // service's signed request. now is the clock of expiry checks and tokens.
 func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, secrets Secrets, now func() time.Time, b Backends) {
 	r := e.Group("", signer.Authenticate(), internalauth.RequireWorkspace())
-	advancedQueries := requireFeature(b.Features, features.AdvancedQueries)
+	advancedQueries := features.Middleware(b.Features, features.AdvancedQueries)
 
 	// Permissions and user tokens.
 	r.POST("/v2/auth/generate_signature", handleGenerateSignature(secrets))
@@ -89,9 +90,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	r.POST("/v2/organizations/documents/access/disablestate/update", handleDocumentDisable(ids))
 
 	// Service-to-service: document migration (svc-content orchestrates).
-	in := e.Group("/internal", signer.Authenticate(), internalauth.RequireService())
-	in.POST("/documents/migrate", handleMigrateDocument(ids))
-	in.POST("/documents/has-data", handleDocumentHasData(ids))
+	docmigrate.Routes(e.Group("", signer.Authenticate(), internalauth.RequireService()), documentOwner{ids})
 	e.POST(RealtimeAccessPath, signer.Authenticate(), internalauth.RequireService(), handleRealtimeAccess(ids, secrets, now))
 }
 

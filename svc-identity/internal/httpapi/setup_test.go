@@ -15,6 +15,7 @@ import (
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/httpapi"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/signing"
@@ -42,7 +43,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{t: t, db: db, signer: internalauth.NewSigner("test-internal-secret"), now: time.Now()}
 	clock := func() time.Time { return e.now }
 	ids := identity.NewService(st, pagetoken.New(testenv.Redis(t), 0), clock)
-	engine := api.NewEngine(nil)
+	engine := web.NewEngine(nil)
 	httpapi.Routes(engine, e.signer, ids, signing.NewSecretStore(db), clock, httpapi.Backends{})
 	e.h = engine
 	return e

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
@@ -32,7 +33,7 @@ type removeGroupMembersRequest struct {
 }
 
 func handleAddGroups(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addGroupsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -50,7 +51,7 @@ func handleAddGroups(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleAddGroupMembers(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addGroupMembersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -64,7 +65,7 @@ func handleAddGroupMembers(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleRemoveGroupMembers(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req removeGroupMembersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

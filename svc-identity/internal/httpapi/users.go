@@ -4,11 +4,12 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
 func handleAddUsers(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addUsersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -26,7 +27,7 @@ func handleAddUsers(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleUpdateUsers(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateUsersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -36,7 +37,7 @@ func handleUpdateUsers(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleUpdateUsersV1(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateUsersV1Request
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -54,7 +55,7 @@ func updateUsers(c *gin.Context, ids *identity.Service, sc identity.Scope, users
 }
 
 func handleGetUsers(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getUsersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -77,7 +78,7 @@ func handleGetUsers(ids *identity.Service) gin.HandlerFunc {
 }
 
 func handleDeleteUsers(ids *identity.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteUsersRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

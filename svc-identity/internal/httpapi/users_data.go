@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/userdata"
 )
@@ -27,7 +28,7 @@ type userDataDTO struct {
 }
 
 func handleGetUserData(data *userdata.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getUserDataRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-identity/internal/erasure"
 )
 
@@ -26,7 +27,7 @@ type eraseStatus struct {
 }
 
 func handleEraseUsers(jobs *erasure.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		if jobs == nil {
 			return nil, api.Errorf(api.Unavailable, "user data erasure is not configured")
 		}
@@ -53,7 +54,7 @@ func handleEraseUsers(jobs *erasure.Service) gin.HandlerFunc {
 }
 
 func handleEraseStatus(jobs *erasure.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		if jobs == nil {
 			return nil, api.Errorf(api.Unavailable, "user data erasure is not configured")
 		}

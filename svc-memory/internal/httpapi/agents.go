@@ -8,6 +8,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 )
 
@@ -39,7 +40,7 @@ type agentIDResponse struct {
 }
 
 func handleAgentCreate(svc *agents.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var data map[string]json.RawMessage
 		if err := api.Decode(c.Request, &data); err != nil {
 			return nil, err
@@ -54,7 +55,7 @@ func handleAgentCreate(svc *agents.Service) gin.HandlerFunc {
 }
 
 func handleAgentGet(svc *agents.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req agentGetRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -102,7 +103,7 @@ func checkMinOne(v *string, field string) error {
 }
 
 func handleAgentUpdate(svc *agents.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req agentUpdateRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -117,7 +118,7 @@ func handleAgentUpdate(svc *agents.Service) gin.HandlerFunc {
 }
 
 func handleAgentDelete(svc *agents.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req agentIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -131,7 +132,7 @@ func handleAgentDelete(svc *agents.Service) gin.HandlerFunc {
 }
 
 func handleAgentVersionUpdate(svc *agents.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var data map[string]json.RawMessage
 		if err := api.Decode(c.Request, &data); err != nil {
 			return nil, err
@@ -162,7 +163,7 @@ func agentIDOf(data map[string]json.RawMessage) (string, error) {
 }
 
 func handleAgentVersionsList(svc *agents.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req agentIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

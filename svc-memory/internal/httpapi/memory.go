@@ -5,6 +5,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
 )
 
@@ -12,7 +13,7 @@ import (
 // (rest-interface, conventions): api.Result{Bare: true}.
 
 func handleSearch(svc *memory.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		data, err := readData(c.Request)
 		if err != nil {
 			return nil, err
@@ -42,7 +43,7 @@ func handleSearch(svc *memory.Service) gin.HandlerFunc {
 }
 
 func handleAsk(svc *memory.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		data, err := readData(c.Request)
 		if err != nil {
 			return nil, err
@@ -69,7 +70,7 @@ func handleAsk(svc *memory.Service) gin.HandlerFunc {
 }
 
 func handleSuggest(svc *memory.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		data, err := readData(c.Request)
 		if err != nil {
 			return nil, err
@@ -93,7 +94,7 @@ func handleSuggest(svc *memory.Service) gin.HandlerFunc {
 }
 
 func handleJudgmentsQuery(svc *memory.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		data, err := readData(c.Request)
 		if err != nil {
 			return nil, err

@@ -5,16 +5,11 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
-)
-
-// Internal routes of the document migration contract.
-const (
-	MigratePath = "/internal/documents/migrate"
-	HasDataPath = "/internal/documents/has-data"
 )
 
 // Routes registers every operation on e. The public ones act for the
@@ -39,7 +34,6 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, mem *memory.Service, ag 
 	mems.POST("/index/status", handleIndexStatus(mem))
 
 	internal := authed.Group("", internalauth.RequireService())
-	internal.POST(MigratePath, handleMigrate(mem))
-	internal.POST(HasDataPath, handleHasData(mem))
+	docmigrate.Routes(internal, docmigrate.Keyed(mem))
 	internal.POST(erasure.Path, erasure.Handler(mem.EraseReviewers)) // GDPR: judgments and vectors
 }

@@ -22,6 +22,7 @@ func newJudgments(t *testing.T) *store.Judgments {
 }
 
 func TestSaveIsGuardedBySourceTime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newJudgments(t)
 	j := judgment.Judgment{RecordID: "r1", OrganizationID: "o1", DocumentID: "d1", Decision: judgment.Approved, Reasoning: "v2",
@@ -62,6 +63,7 @@ func bothPaths(t *testing.T, fn func(t *testing.T, s *store.Judgments)) {
 }
 
 func TestFindByIDs(t *testing.T) {
+	t.Parallel()
 	bothPaths(t, func(t *testing.T, s *store.Judgments) {
 		ctx := context.Background()
 		for _, id := range []string{"r1", "r2", "r3"} {
@@ -125,6 +127,7 @@ func testIndexingMarks(t *testing.T, s *store.Judgments) {
 }
 
 func TestListFilters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newJudgments(t)
 	for i, doc := range []string{"d1", "d2", "d3"} {

@@ -7,6 +7,7 @@ import (
 
 // Each amd64 kernel against the portable one, whichever dotI8 dispatches to.
 func TestDotI8AMD64Kernels(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{64, 128, 256, 384} {
 		a, b := make([]int8, n), make([]int8, n)

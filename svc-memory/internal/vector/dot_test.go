@@ -7,6 +7,7 @@ import (
 )
 
 func TestDotMatchesReference(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{1, 3, 7, 8, 9, 31, 32, 33, 64, 100, 255, 256, 257, 1536} {
 		a, b := make([]float32, n), make([]float32, n)
@@ -46,6 +47,7 @@ func BenchmarkDot256(b *testing.B) {
 }
 
 func TestDotI8KernelsAgree(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{64, 128, 192, 256, 320, 1536} {
 		a, b := make([]int8, n), make([]int8, n)
@@ -62,6 +64,7 @@ func TestDotI8KernelsAgree(t *testing.T) {
 }
 
 func TestQuantizeApproximatesDot(t *testing.T) {
+	t.Parallel()
 	vecs := clustered(50, 256, 5, 9)
 	stride := quantStride(256)
 	qa, qb := make([]int8, stride), make([]int8, stride)
@@ -88,6 +91,7 @@ func BenchmarkDotI8(b *testing.B) {
 }
 
 func TestDotsI8BatchMatchesSingle(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, stride := range []int{64, 256, 320} {
 		for _, n := range []int{1, 2, 3, 4, 5, 9, 33} {

@@ -25,6 +25,7 @@ func newEmbedded(opts vector.Options) newIndexFunc {
 // and so these results, reproducible (parallel builds are checked by
 // recall in hnsw_test.go).
 func TestEmbeddedContract(t *testing.T) {
+	t.Parallel()
 	variants := []struct {
 		name string
 		opts vector.Options

@@ -28,6 +28,7 @@ func mustUpsert(t *testing.T, e *Embedded, pts ...Point) {
 }
 
 func TestGraphAppearsAtThreshold(t *testing.T) {
+	t.Parallel()
 	e := mustEmbedded(t, Options{Dim: 16, ExactThreshold: 100})
 	pts := synthPoints(clustered(150, 16, 5, 1), "ws", 3)
 	mustUpsert(t, e, pts[:99]...)
@@ -41,6 +42,7 @@ func TestGraphAppearsAtThreshold(t *testing.T) {
 }
 
 func TestReupsertKeepsNodeUnlessVectorChanges(t *testing.T) {
+	t.Parallel()
 	e := mustEmbedded(t, Options{Dim: 16, ExactThreshold: 10})
 	vecs := clustered(60, 16, 3, 2)
 	pts := synthPoints(vecs, "ws", 3)
@@ -62,6 +64,7 @@ func TestReupsertKeepsNodeUnlessVectorChanges(t *testing.T) {
 }
 
 func TestZeroVectorScoresZero(t *testing.T) {
+	t.Parallel()
 	e := mustEmbedded(t, Options{Dim: 4})
 	mustUpsert(t, e, Point{ID: "empty", Vector: make([]float32, 4), Payload: Payload{WorkspaceID: "ws"}})
 	hits, err := e.Search(context.Background(), []float32{1, 0, 0, 0}, Filter{WorkspaceID: "ws"}, 5)
@@ -71,6 +74,7 @@ func TestZeroVectorScoresZero(t *testing.T) {
 }
 
 func TestClosedIndex(t *testing.T) {
+	t.Parallel()
 	e := mustEmbedded(t, Options{Dim: 4})
 	e.Close()
 	ctx := context.Background()
@@ -89,6 +93,7 @@ func TestClosedIndex(t *testing.T) {
 }
 
 func TestNewEmbeddedValidates(t *testing.T) {
+	t.Parallel()
 	for _, o := range []Options{{}, {Dim: -1}, {Dim: 8, M: 1}, {Dim: 8, M: 500}} {
 		if _, err := NewEmbedded(o); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%+v: err = %v, want ErrInvalid", o, err)
@@ -98,6 +103,7 @@ func TestNewEmbeddedValidates(t *testing.T) {
 
 // Searches, upserts and deletes at once; meaningful under -race.
 func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
 	e := mustEmbedded(t, Options{Dim: 16, ExactThreshold: 200})
 	vecs := clustered(1200, 16, 8, 4)
 	pts := synthPoints(vecs, "ws", 4)
@@ -167,6 +173,7 @@ func snapshotIndex(t *testing.T, dir string) (*Embedded, [][]float32) {
 }
 
 func TestSnapshotRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	orig, queries := snapshotIndex(t, dir)
 	loaded := mustEmbedded(t, Options{Dim: 24, ExactThreshold: 300, SnapshotPath: filepath.Join(dir, "index.snap")})
@@ -205,6 +212,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 }
 
 func TestSnapshotSmallIndexWithoutGraph(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s")
 	e := mustEmbedded(t, Options{Dim: 8, SnapshotPath: path})
 	mustUpsert(t, e, synthPoints(clustered(30, 8, 2, 1), "ws", 2)...)
@@ -218,6 +226,7 @@ func TestSnapshotSmallIndexWithoutGraph(t *testing.T) {
 }
 
 func TestSnapshotRejectsDamage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	snapshotIndex(t, dir)
 	path := filepath.Join(dir, "index.snap")
@@ -250,6 +259,7 @@ func TestSnapshotRejectsDamage(t *testing.T) {
 }
 
 func TestSnapshotNeedsPath(t *testing.T) {
+	t.Parallel()
 	e := mustEmbedded(t, Options{Dim: 4})
 	if err := e.Snapshot(context.Background()); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("err = %v, want ErrInvalid", err)
@@ -257,10 +267,19 @@ func TestSnapshotNeedsPath(t *testing.T) {
 }
 
 func TestSearchPathChoice(t *testing.T) {
-	e := mustEmbedded(t, Options{Dim: 16, ExactThreshold: 500, EfSearch: 16})
+	t.Parallel()
 	// 40 000 points in one workspace: 4 content types, 400 organizations.
+	// The choice reads the counts and the graph's shape, not its links, so
+	// the points are stored without linking them (that is TestHNSWRecall's
+	// and the benchmark's work) and the index gets an unlinked graph.
+	e := mustEmbedded(t, Options{Dim: 16, ExactThreshold: 1 << 30, EfSearch: 16})
 	vecs := clustered(40000, 16, 20, 12)
 	mustUpsert(t, e, synthPoints(vecs, "ws", 400)...)
+	if e.g != nil {
+		t.Fatal("a graph was linked below the threshold")
+	}
+	e.opts.ExactThreshold = 500
+	e.g = newHNSW(e.st, e.opts.M, e.opts.EfConstruction)
 	tests := []struct {
 		name string
 		f    Filter

@@ -9,6 +9,7 @@ import (
 // consistent graph of the same quality as a sequential build; run with
 // -race to check the synchronisation.
 func TestParallelBuildConsistentAndAccurate(t *testing.T) {
+	t.Parallel()
 	n := 6000
 	if testing.Short() {
 		n = 2000

@@ -34,6 +34,7 @@ func recallAt(t testing.TB, e *Embedded, queries [][]float32, f Filter, k int) f
 }
 
 func TestHNSWRecall(t *testing.T) {
+	t.Parallel()
 	n := 20000
 	if testing.Short() {
 		n = 5000

@@ -30,11 +30,13 @@ func newQdrantAt(addr string) newIndexFunc {
 
 // The contract against the adapter talking gRPC to the in-process fake.
 func TestQdrantContractFake(t *testing.T) {
+	t.Parallel()
 	srv := qdranttest.Start(t)
 	runContract(t, newQdrantAt(srv.Addr()))
 }
 
 func TestQdrantCreatesCollectionAndPayloadIndexes(t *testing.T) {
+	t.Parallel()
 	srv := qdranttest.Start(t)
 	ctx := context.Background()
 	opts := vector.QdrantOptions{Addr: srv.Addr(), Collection: "judgments_test", Dim: 8}
@@ -63,6 +65,7 @@ func TestQdrantCreatesCollectionAndPayloadIndexes(t *testing.T) {
 }
 
 func TestQdrantRejectsDimensionMismatch(t *testing.T) {
+	t.Parallel()
 	srv := qdranttest.Start(t)
 	ctx := context.Background()
 	idx, err := vector.NewQdrant(ctx, vector.QdrantOptions{Addr: srv.Addr(), Collection: "c", Dim: 8})
@@ -77,6 +80,7 @@ func TestQdrantRejectsDimensionMismatch(t *testing.T) {
 }
 
 func TestQdrantUnavailable(t *testing.T) {
+	t.Parallel()
 	srv := qdranttest.Start(t)
 	ctx := context.Background()
 	idx, err := vector.NewQdrant(ctx, vector.QdrantOptions{Addr: srv.Addr(), Collection: "c", Dim: 4})
@@ -92,6 +96,7 @@ func TestQdrantUnavailable(t *testing.T) {
 }
 
 func TestNewQdrantValidatesOptions(t *testing.T) {
+	t.Parallel()
 	for _, opts := range []vector.QdrantOptions{
 		{Addr: "localhost:6334", Dim: 0},
 		{Addr: "no-port", Dim: 4},

@@ -20,6 +20,7 @@ const qdrantImage = "qdrant/qdrant:v1.15.1"
 // running server's gRPC API) when set, else a container when Docker
 // answers; skipped otherwise.
 func TestQdrantContractReal(t *testing.T) {
+	t.Parallel()
 	addr := os.Getenv("QDRANT_TEST_ADDR")
 	if addr == "" {
 		if testing.Short() {

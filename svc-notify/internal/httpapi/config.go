@@ -4,6 +4,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 )
 
@@ -59,7 +60,7 @@ type configSetResult struct {
 }
 
 func handleGetConfig(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req configGetRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -80,7 +81,7 @@ func handleGetConfig(svc *notify.Service) gin.HandlerFunc {
 }
 
 func handleSetConfig(svc *notify.Service, v version) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req configSetRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

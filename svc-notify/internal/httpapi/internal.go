@@ -1,37 +1,15 @@
 package httpapi
 
 import (
+	"context"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 )
-
-// MigrateRequest is the body data of POST /internal/documents/migrate.
-type MigrateRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-	NewDocumentID  string `json:"newDocumentId" validate:"required"`
-	MigrationID    string `json:"migrationId" validate:"required"`
-}
-
-// MigrateResponse is its result.data.
-type MigrateResponse struct {
-	Moved int `json:"moved"`
-}
-
-// HasDataRequest is the body data of POST /internal/documents/has-data.
-type HasDataRequest struct {
-	WorkspaceID    string `json:"workspaceId" validate:"required"`
-	OrganizationID string `json:"organizationId" validate:"required"`
-	DocumentID     string `json:"documentId" validate:"required"`
-}
-
-// HasDataResponse is its result.data.
-type HasDataResponse struct {
-	HasData bool `json:"hasData"`
-}
 
 // UserDataRequest is the body data of POST /internal/userdata/notifications.
 // After is "" or the next cursor of the previous page; Limit defaults to 100.
@@ -49,38 +27,24 @@ type UserDataResponse struct {
 	Next  *string         `json:"next"`
 }
 
-func handleMigrate(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req MigrateRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		moved, err := svc.MigrateDocument(c.Request.Context(), req.WorkspaceID, notify.Migration{
-			ID: req.MigrationID, OrganizationID: req.OrganizationID, DocumentID: req.DocumentID, NewDocumentID: req.NewDocumentID,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document data moved.", MigrateResponse{Moved: moved}), nil
+// documentOwner serves the document migration contract; notify's moves
+// are remembered by migration id, so a re-run after completion moves
+// nothing even though they are not keyed updates.
+type documentOwner struct{ svc *notify.Service }
+
+func (o documentOwner) MigrateDocument(ctx context.Context, m docmigrate.Move) (int64, error) {
+	moved, err := o.svc.MigrateDocument(ctx, m.WorkspaceID, notify.Migration{
+		ID: m.MigrationID, OrganizationID: m.OrganizationID, DocumentID: m.DocumentID, NewDocumentID: m.NewDocumentID,
 	})
+	return int64(moved), err
 }
 
-func handleHasData(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
-		var req HasDataRequest
-		if err := api.Decode(c.Request, &req); err != nil {
-			return nil, err
-		}
-		has, err := svc.DocumentHasData(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID)
-		if err != nil {
-			return nil, err
-		}
-		return api.OK("Document data checked.", HasDataResponse{HasData: has}), nil
-	})
+func (o documentOwner) DocumentHasData(ctx context.Context, d docmigrate.Document) (bool, error) {
+	return o.svc.DocumentHasData(ctx, d.WorkspaceID, d.OrganizationID, d.DocumentID)
 }
 
 func handleUserData(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req UserDataRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

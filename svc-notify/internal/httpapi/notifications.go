@@ -4,11 +4,12 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 )
 
 func handleAdd(svc *notify.Service, v version) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req addRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -30,7 +31,7 @@ type addResponse struct {
 }
 
 func handleGet(svc *notify.Service, v version) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -52,7 +53,7 @@ func handleGet(svc *notify.Service, v version) gin.HandlerFunc {
 }
 
 func handleUpdate(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -70,7 +71,7 @@ func handleUpdate(svc *notify.Service) gin.HandlerFunc {
 }
 
 func handleDelete(svc *notify.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req deleteRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -17,16 +17,8 @@ import (
 
 // Internal routes other services call.
 const (
-	MigratePath  = "/internal/documents/migrate"
-	HasDataPath  = "/internal/documents/has-data"
 	UserDataPath = "/internal/userdata/notifications"
 )
-
-// Features says whether a workspace has a feature switched on
-// (features.Checker).
-type Features interface {
-	Require(ctx context.Context, workspaceID string, f features.Name) error
-}
 
 // version is the path version of an operation whose v1 and v2 differ.
 type version int
@@ -40,46 +32,32 @@ const (
 // signed by the gateway for a workspace; internal ones a service principal.
 // The /v2 paths answer like /v1 except where the spec makes v2 differ
 // (add, get, config/set).
-func Routes(e *gin.Engine, signer *internalauth.Signer, svc *notify.Service, gate Features) {
+func Routes(e *gin.Engine, signer *internalauth.Signer, svc *notify.Service, gate features.Gate) {
 	authed := e.Group("", signer.Authenticate())
 
 	r := authed.Group("", internalauth.RequireWorkspace())
 	r.POST("/v1/notifications/add", handleAdd(svc, v1))
 	r.POST("/v2/notifications/add", handleAdd(svc, v2))
 	r.POST("/v1/notifications/get", handleGet(svc, v1))
-	r.POST("/v2/notifications/get", requireFeature(gate, features.AdvancedQueries), handleGet(svc, v2))
+	r.POST("/v2/notifications/get", features.Middleware(gate, features.AdvancedQueries), handleGet(svc, v2))
 	r.POST("/v1/notifications/update", handleUpdate(svc))
 	r.POST("/v2/notifications/update", handleUpdate(svc))
 	r.POST("/v1/notifications/delete", handleDelete(svc))
 	r.POST("/v2/notifications/delete", handleDelete(svc))
 
-	cfg := r.Group("", requireFeature(gate, features.NotificationConfig))
+	cfg := r.Group("", features.Middleware(gate, features.NotificationConfig))
 	cfg.POST("/v1/notifications/config/get", handleGetConfig(svc))
 	cfg.POST("/v2/notifications/config/get", handleGetConfig(svc))
 	cfg.POST("/v1/notifications/config/set", handleSetConfig(svc, v1))
 	cfg.POST("/v2/notifications/config/set", handleSetConfig(svc, v2))
 
 	internal := authed.Group("", internalauth.RequireService())
-	internal.POST(MigratePath, handleMigrate(svc))
-	internal.POST(HasDataPath, handleHasData(svc))
+	docmigrate.Routes(internal, documentOwner{svc})
 	internal.POST(UserDataPath, handleUserData(svc))
 	internal.POST(erasure.Path, erasure.Handler(func(ctx context.Context, ws string, users []string) (int64, error) {
 		n, err := svc.EraseUsers(ctx, ws, users)
 		return int64(n), err
 	}))
-}
-
-// requireFeature lets a request through only when its workspace has the
-// feature on: FAILED_PRECONDITION when off, UNAVAILABLE when unknown.
-func requireFeature(gate Features, name features.Name) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if err := gate.Require(c.Request.Context(), workspace(c), name); err != nil {
-			api.WriteError(c.Request.Context(), c.Writer, err)
-			c.Abort()
-			return
-		}
-		c.Next()
-	}
 }
 
 // workspace is the workspace the request acts for (RequireWorkspace made

@@ -65,6 +65,7 @@ func (r *recorder) record(fn func()) []string {
 // FerretDB answers without scanning the collection (and an index hit on
 // MongoDB), so neither grows with the number of notifications.
 func TestHotPathsGoByID(t *testing.T) {
+	t.Parallel()
 	rec := &recorder{}
 	client, err := mongo.Connect(options.Client().ApplyURI(testenv.MongoURI(t)).SetMonitor(&event.CommandMonitor{Started: rec.started}))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestMoveDocument(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	for i := range 3 {
@@ -44,6 +45,7 @@ func TestMoveDocument(t *testing.T) {
 }
 
 func TestConfigs(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	steps := []struct {
@@ -82,6 +84,7 @@ func TestConfigs(t *testing.T) {
 }
 
 func TestMigrationRecord(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	m := notify.Migration{ID: "m1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d2"}

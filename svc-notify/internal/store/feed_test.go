@@ -36,8 +36,10 @@ func feed(t *testing.T, s *store.Mongo, ws, userID string, limit int) []string {
 }
 
 func TestUserFeedPages(t *testing.T) {
+	t.Parallel()
 	for _, point := range []bool{true, false} {
 		t.Run(map[bool]string{true: "point reads", false: "$in"}[point], func(t *testing.T) {
+			t.Parallel()
 			s := newStore(t)
 			s.SetPointReads(point)
 			testUserFeedPages(t, s)
@@ -68,6 +70,7 @@ func testUserFeedPages(t *testing.T, s *store.Mongo) {
 }
 
 func TestUserFeedFollowsChanges(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	save(t, s, "ws1", note("a", 1, to("u1")), note("b", 2, to("u1")), note("c", 3, to("u2")), note("d", 4, to("u1")))
@@ -108,6 +111,7 @@ func TestUserFeedFollowsChanges(t *testing.T) {
 }
 
 func TestUserFeedConcurrentAdds(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	var wg sync.WaitGroup
 	errs := make(chan error, 40)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := []string{
 		`{"userId":"u1","name":"Ada <b>&</b>","n":3,"big":9007199254740993,"f":1.5,"ok":true,"none":null}`,
 		`{"z":1,"a":{"y":[1,"two",{"k":"v"}],"b":[]},"e":{}}`,

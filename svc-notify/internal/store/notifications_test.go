@@ -85,6 +85,7 @@ func list(t *testing.T, s *store.Mongo, ws string, q notify.ListQuery) []string 
 }
 
 func TestSaveAndReadBack(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	n := note("n1", 1000, func(n *notify.Notification) {
 		n.LocationID, n.Location = "loc1", json.RawMessage(`{"id":"loc1","locationName":"Intro"}`)
@@ -126,6 +127,7 @@ func TestSaveAndReadBack(t *testing.T) {
 }
 
 func TestListOrderAndKeyset(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	// Equal timestamps are ordered by id.
 	save(t, s, "ws1", note("a", 10), note("b", 20), note("c", 20), note("d", 20), note("e", 30))
@@ -165,6 +167,7 @@ func TestListOrderAndKeyset(t *testing.T) {
 }
 
 func TestListViews(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	read := func(n *notify.Notification) { n.ReadBy = []string{"u1"} }
 	kept := func(n *notify.Notification) { n.ReadBy, n.PersistReadFor = []string{"u1"}, []string{"u1"} }
@@ -203,6 +206,7 @@ func TestListViews(t *testing.T) {
 }
 
 func TestWorkspacesAreIsolated(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	save(t, s, "ws1", note("n1", 1, to("u1")))
@@ -228,6 +232,7 @@ func TestWorkspacesAreIsolated(t *testing.T) {
 }
 
 func TestUpdateNotificationChecksRevision(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	save(t, s, "ws1", note("n1", 1, to("u1")))
@@ -258,6 +263,7 @@ func TestUpdateNotificationChecksRevision(t *testing.T) {
 }
 
 func TestMarkRead(t *testing.T) {
+	t.Parallel()
 	s := newStore(t)
 	ctx := context.Background()
 	save(t, s, "ws1", note("n1", 1, to("u1", "u2", "u3")))

@@ -7,17 +7,12 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
 )
 
 // AttemptsPath lists the delivery attempts of a webhook endpoint.
 const AttemptsPath = "/v2/workspace/advancedwebhook/endpoints/attempts/get"
-
-// attemptRoutes registers the attempt listing on g (behind workspace auth).
-// requireEnabled refuses workspaces without advanced webhooks.
-func attemptRoutes(g gin.IRoutes, svc *delivery.Service, requireEnabled func(ctx context.Context, workspaceID string) error) {
-	g.POST(AttemptsPath, handleGetAttempts(svc, requireEnabled))
-}
 
 type getAttemptsRequest struct {
 	EndpointID string  `json:"endpointId" validate:"required,max=200"`
@@ -44,7 +39,7 @@ type attemptView struct {
 }
 
 func handleGetAttempts(svc *delivery.Service, requireEnabled func(ctx context.Context, workspaceID string) error) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		ctx := c.Request.Context()
 		ws := internalauth.WorkspaceID(ctx)
 		if err := requireEnabled(ctx, ws); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
@@ -71,7 +72,7 @@ func attemptsEngine(t *testing.T, ws string, enabled bool) *gin.Engine {
 			t.Fatal(err)
 		}
 	}
-	e := api.NewEngine(nil)
+	e := web.NewEngine(nil)
 	g := e.Group("", func(c *gin.Context) {
 		c.Request = c.Request.WithContext(internalauth.WithPrincipal(c.Request.Context(), internalauth.Workspace(ws)))
 	})

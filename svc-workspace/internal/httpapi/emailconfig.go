@@ -5,15 +5,9 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
-
-// emailConfigRoutes registers the email service configuration operations
-// on the workspace group.
-func emailConfigRoutes(g gin.IRoutes, svc *webhook.Service) {
-	g.POST("/emailconfig/get", handleGetEmailConfig(svc))
-	g.POST("/emailconfig/update", handleUpdateEmailConfig(svc))
-}
 
 // emailConfigResponse is the email service configuration (the API key
 // masked), the reply of get and update.
@@ -63,7 +57,7 @@ func emailConfigOf(c webhook.EmailConfig) emailConfigResponse {
 }
 
 func handleGetEmailConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req struct{}
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -78,7 +72,7 @@ func handleGetEmailConfig(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleUpdateEmailConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateEmailConfigRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{FreeKeys: []string{triggersPath}}); err != nil {
 			return nil, err

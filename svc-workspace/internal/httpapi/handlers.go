@@ -5,11 +5,12 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/features"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/workspace"
 )
 
 func handleCreateWorkspace(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req createWorkspaceRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -25,7 +26,7 @@ func handleCreateWorkspace(svc *workspace.Service) gin.HandlerFunc {
 }
 
 func handleCreateToken(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req createTokenRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -39,7 +40,7 @@ func handleCreateToken(svc *workspace.Service) gin.HandlerFunc {
 }
 
 func handleResetToken(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req resetTokenRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -52,7 +53,7 @@ func handleResetToken(svc *workspace.Service) gin.HandlerFunc {
 }
 
 func handleLookup(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req LookupRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -66,7 +67,7 @@ func handleLookup(svc *workspace.Service) gin.HandlerFunc {
 }
 
 func handleUpdateFeatures(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateFeaturesRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -80,7 +81,7 @@ func handleUpdateFeatures(svc *workspace.Service) gin.HandlerFunc {
 }
 
 func handleGetFeatures(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req getFeaturesRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -94,7 +95,7 @@ func handleGetFeatures(svc *workspace.Service) gin.HandlerFunc {
 }
 
 func handleGetSettings(svc *workspace.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req settingsRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

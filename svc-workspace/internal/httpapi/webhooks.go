@@ -5,25 +5,12 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
 )
 
-// webhookRoutes registers the advanced webhook configuration and endpoint
-// operations on the workspace group. Availability (the operator switch and
-// isEnabled) is checked by the operations themselves.
-func webhookRoutes(g gin.IRoutes, svc *webhook.Service) {
-	g.POST("/advancedwebhookconfig/get", handleGetWebhookConfig(svc))
-	g.POST("/advancedwebhookconfig/update", handleUpdateWebhookConfig(svc))
-	g.POST("/advancedwebhook/endpoints/create", handleCreateEndpoint(svc))
-	g.POST("/advancedwebhook/endpoints/get", handleListEndpoints(svc))
-	g.POST("/advancedwebhook/endpoints/update", handleUpdateEndpoint(svc))
-	g.POST("/advancedwebhook/endpoints/delete", handleDeleteEndpoint(svc))
-	g.POST("/advancedwebhook/endpoints/secret/get", handleGetEndpointSecret(svc))
-	g.POST("/advancedwebhook/endpoints/secret/rotate", handleRotateEndpointSecret(svc))
-}
-
 func handleGetWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req struct{}
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -38,7 +25,7 @@ func handleGetWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleUpdateWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateWebhookConfigRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -56,7 +43,7 @@ func handleUpdateWebhookConfig(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleCreateEndpoint(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req createEndpointRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -77,7 +64,7 @@ func handleCreateEndpoint(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleListEndpoints(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req listEndpointsRequest
 		if err := api.Decode(c.Request, &req, api.DecodeOptions{AllowEmpty: true}); err != nil {
 			return nil, err
@@ -96,7 +83,7 @@ func handleListEndpoints(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleUpdateEndpoint(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req updateEndpointRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -115,7 +102,7 @@ func handleUpdateEndpoint(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleDeleteEndpoint(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req endpointIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -129,7 +116,7 @@ func handleDeleteEndpoint(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleGetEndpointSecret(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req endpointIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
@@ -144,7 +131,7 @@ func handleGetEndpointSecret(svc *webhook.Service) gin.HandlerFunc {
 }
 
 func handleRotateEndpointSecret(svc *webhook.Service) gin.HandlerFunc {
-	return api.Handle(func(c *gin.Context) (*api.Result, error) {
+	return web.Handle(func(c *gin.Context) (*api.Result, error) {
 		var req endpointIDRequest
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/opencollab/backend/pkg/redisdb"
 	"github.com/opencollab/backend/pkg/server"
 	"github.com/opencollab/backend/pkg/telemetry"
+	"github.com/opencollab/backend/pkg/web"
 )
 
 // The processes under test run as this same binary with -role, so each has
@@ -37,7 +38,7 @@ const (
 )
 
 // runUpstream serves a stand-in service built exactly like the real ones
-// (pkg/server, api.NewEngine on Gin, internalauth, otelhttp, telemetry) with
+// (pkg/server, web.NewEngine on Gin, internalauth, otelhttp, telemetry) with
 // a handler that decodes and validates its body and answers from memory, so
 // what is measured is the HTTP and framework cost of a request, not a store.
 // It also answers the credential lookup as svc-workspace does.
@@ -48,15 +49,15 @@ func runUpstream(ctx context.Context, secret string, withPprof bool) error {
 	}
 	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
 	signer := internalauth.NewSigner(secret)
-	engine := api.NewEngine(nil)
+	engine := web.NewEngine(nil)
 	engine.POST("/internal/credentials/lookup", signer.Authenticate(), internalauth.RequireService(),
-		api.Handle(func(*gin.Context) (*api.Result, error) {
+		web.Handle(func(*gin.Context) (*api.Result, error) {
 			return api.OK("found", map[string]any{
 				"workspaceId": benchWorkspace, "tokenHashes": []string{internalauth.HashToken(benchToken)},
 			}), nil
 		}))
 	users := engine.Group("", signer.Authenticate(), internalauth.RequireWorkspace())
-	users.POST(benchPath, api.Handle(getUsers))
+	users.POST(benchPath, web.Handle(getUsers))
 	srv, err := server.Listen("127.0.0.1:0")
 	if err != nil {
 		return err

@@ -1,4 +1,10 @@
-package api
+// Package web is the Gin frame of every service's HTTP surface: the engine
+// with the common middleware (recovery, route metrics and spans, health and
+// readiness, envelopes for unknown paths and methods) and the adapter that
+// turns an operation handler's result or error into the envelope
+// (api.WriteError is the one mapping of errors). Domain packages never
+// import it; they return *api.Error.
+package web
 
 import (
 	"context"
@@ -8,51 +14,25 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 // HandlerFunc is the shape of every operation handler: decode, validate,
 // call, and return a result or an error. Handle turns it into a gin handler
 // and writes the envelope.
-type HandlerFunc func(c *gin.Context) (*Result, error)
+type HandlerFunc func(c *gin.Context) (*api.Result, error)
 
 // Handle adapts h to gin, writing the success or failure envelope.
 func Handle(h HandlerFunc) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		res, err := h(c)
 		if err != nil {
-			WriteError(c.Request.Context(), c.Writer, err)
+			api.WriteError(c.Request.Context(), c.Writer, err)
 			return
 		}
-		WriteJSON(c.Writer, http.StatusOK, res)
+		api.WriteJSON(c.Writer, http.StatusOK, res)
 	}
-}
-
-// WriteError writes the failure envelope for err. Errors that are not
-// *Error are logged and reported as INTERNAL without detail.
-func WriteError(ctx context.Context, w http.ResponseWriter, err error) {
-	apiErr, ok := AsError(err)
-	if !ok {
-		slog.ErrorContext(ctx, "request failed", "error", err)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if ra := RetryAfterSeconds(apiErr.Status); ra != "" && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", ra)
-	}
-	w.WriteHeader(HTTPStatus(apiErr.Status))
-	_, _ = w.Write(ErrorEnvelope(apiErr))
-}
-
-// WriteJSON writes v as JSON with the given status.
-func WriteJSON(w http.ResponseWriter, code int, v any) {
-	b, err := jsonMarshal(v)
-	if err != nil {
-		WriteError(context.Background(), w, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(code)
-	_, _ = w.Write(b)
 }
 
 // NewEngine returns a gin engine with the conventions of every service:
@@ -70,10 +50,10 @@ func NewEngine(ready func(context.Context) error) *gin.Engine {
 	e.RedirectFixedPath = false
 	e.Use(observe(), recoverer())
 	e.NoRoute(func(c *gin.Context) {
-		WriteError(c.Request.Context(), c.Writer, noOperation(c.Request.URL.Path))
+		api.WriteError(c.Request.Context(), c.Writer, noOperation(c.Request.URL.Path))
 	})
 	e.NoMethod(func(c *gin.Context) {
-		WriteError(c.Request.Context(), c.Writer, Errorf(InvalidArgument, "method %s is not allowed; every operation is POST", c.Request.Method))
+		api.WriteError(c.Request.Context(), c.Writer, api.Errorf(api.InvalidArgument, "method %s is not allowed; every operation is POST", c.Request.Method))
 	})
 	e.GET("/metrics", gin.WrapH(telemetry.MetricsHandler()))
 	e.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
@@ -91,11 +71,11 @@ func NewEngine(ready func(context.Context) error) *gin.Engine {
 }
 
 // noOperation is the NOT_FOUND of a path no route serves.
-func noOperation(path string) *Error {
+func noOperation(path string) *api.Error {
 	if trimmed := strings.TrimRight(path, "/"); trimmed != path && trimmed != "" {
-		return Errorf(NotFound, "no operation at %s; operation paths have no trailing slash: %s", path, trimmed)
+		return api.Errorf(api.NotFound, "no operation at %s; operation paths have no trailing slash: %s", path, trimmed)
 	}
-	return Errorf(NotFound, "no operation at %s", path)
+	return api.Errorf(api.NotFound, "no operation at %s", path)
 }
 
 func recoverer() gin.HandlerFunc {
@@ -106,7 +86,7 @@ func recoverer() gin.HandlerFunc {
 					panic(p)
 				}
 				slog.ErrorContext(c.Request.Context(), "panic in handler", "panic", p, "path", c.Request.URL.Path)
-				WriteError(c.Request.Context(), c.Writer, Errorf(Internal, "internal error"))
+				api.WriteError(c.Request.Context(), c.Writer, api.Errorf(api.Internal, "internal error"))
 				c.Abort()
 			}
 		}()

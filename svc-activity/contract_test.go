@@ -1,0 +1,20 @@
+package svcactivity_test
+
+import (
+	"testing"
+
+	"github.com/opencollab/backend/pkg/docmigrate"
+	"github.com/opencollab/backend/pkg/docmigrate/docmigratetest"
+	"github.com/opencollab/backend/pkg/internalauth"
+	svcactivity "github.com/opencollab/backend/svc-activity"
+)
+
+func TestDocumentMigrationContract(t *testing.T) {
+	t.Parallel()
+	docmigratetest.Run(t, func(t *testing.T) docmigratetest.Owner {
+		e := newEnv(t, svcactivity.Config{})
+		return docmigratetest.Owner{Handler: e.h, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
+			e.add(internalauth.Workspace(d.WorkspaceID), d.OrganizationID, d.DocumentID, comment(""))
+		}}
+	})
+}
