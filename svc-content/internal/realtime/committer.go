@@ -11,10 +11,12 @@ import (
 // committer is the replica-wide group commit: the rooms that received
 // updates queue themselves here, and one loop takes every queued room's
 // updates as one batch, stores the batch with one Store.AppendBatch call
-// (one store round-trip for all documents), then relays, acknowledges and
-// fans out what was stored. While a batch is being written the next one
+// (one store round-trip for all documents), then acknowledges and fans
+// out what was stored. While a batch is being written the next one
 // gathers, so the busier the replica the larger (and cheaper per update)
-// its writes. Nothing is relayed or acknowledged before it is stored.
+// its writes. Nothing is acknowledged or fanned out before it is stored
+// (relaying to the members of the same replica does not wait: see
+// receiveUpdate).
 type committer struct {
 	hub  *Hub
 	wake chan struct{} // one token: rooms are queued
@@ -61,6 +63,7 @@ func (c *committer) run(ctx context.Context) {
 type roomBatch struct {
 	room    *room
 	pending []pendingUpdate
+	bytes   int    // the pending updates' sizes
 	update  []byte // the pending updates merged
 }
 
@@ -158,6 +161,9 @@ func (r *room) takePending() (roomBatch, bool) {
 		return roomBatch{}, false
 	}
 	rb := roomBatch{room: r, pending: r.pending}
+	for _, p := range r.pending {
+		rb.bytes += len(p.update)
+	}
 	r.pending = nil
 	r.storing++
 	return rb, true
@@ -170,22 +176,18 @@ type publication struct {
 	update []byte
 }
 
-// release relays a stored batch to the members here (one message for the
-// whole batch: a sender of a multi-update batch gets its own edits back,
-// which Yjs ignores, and a busy document costs each member one message per
-// commit), acknowledges each update to its sender and passes the edits on.
+// release notes a stored batch (senders held back by the room's unstored
+// bound go on), acknowledges each update to its sender, passes the edits
+// on and returns the batch's fan-out message (one merged update).
 func (r *room) release(rb roomBatch) (publication, bool) {
 	r.mu.Lock()
 	r.storing--
+	r.unstored -= rb.bytes
+	r.signalStoredLocked()
 	if r.broken {
 		r.mu.Unlock()
 		return publication{}, false
 	}
-	var except *member
-	if len(rb.pending) == 1 {
-		except = rb.pending[0].from
-	}
-	r.broadcastLocked(&outbound{body: rb.update}, except)
 	r.seq++
 	p := publication{key: r.key, seq: r.seq, update: rb.update}
 	r.mu.Unlock()
