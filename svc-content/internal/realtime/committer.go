@@ -21,16 +21,19 @@ type committer struct {
 	hub  *Hub
 	wake chan struct{} // one token: rooms are queued
 
-	mu     sync.Mutex
-	queued []*room
-	busy   bool // a batch is being stored or released
-	idle   *sync.Cond
+	mu       sync.Mutex
+	queued   []*room
+	inflight int // batches taken and not yet released
 }
 
 func newCommitter(h *Hub) *committer {
-	c := &committer{hub: h, wake: make(chan struct{}, 1)}
-	c.idle = sync.NewCond(&c.mu)
-	return c
+	return &committer{hub: h, wake: make(chan struct{}, 1)}
+}
+
+// storedBatch is a written batch on its way to release.
+type storedBatch struct {
+	batch []roomBatch
+	errs  []error
 }
 
 // enqueue queues r for the next batch (r set r.queued under its lock, so a
@@ -46,15 +49,26 @@ func (c *committer) enqueue(r *room) {
 }
 
 // run writes batches until ctx ends; Hub.Close waits for the queue to be
-// empty before it cancels ctx, so what was received is stored.
+// empty before it cancels ctx, so what was received is stored. A written
+// batch is released (acknowledged, fanned out) by a second goroutine
+// while the next one is written, in order: one batch waits at most.
 func (c *committer) run(ctx context.Context) {
+	stored := make(chan storedBatch)
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		for sb := range stored {
+			c.release(sb)
+		}
+	}()
+	defer func() { close(stored); <-released }()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-c.wake:
 		}
-		for c.commitQueued() {
+		for c.commitQueued(stored) {
 		}
 	}
 }
@@ -67,18 +81,19 @@ type roomBatch struct {
 	update  []byte // the pending updates merged
 }
 
-// commitQueued stores and releases the rooms queued now; false when none
-// was.
-func (c *committer) commitQueued() bool {
+// commitQueued stores the rooms queued now and hands them to release;
+// false when none was.
+func (c *committer) commitQueued(stored chan<- storedBatch) bool {
 	c.mu.Lock()
 	rooms := c.queued
 	c.queued = nil
-	c.busy = len(rooms) > 0
+	if len(rooms) > 0 {
+		c.inflight++
+	}
 	c.mu.Unlock()
 	if len(rooms) == 0 {
 		return false
 	}
-	defer c.done()
 	batch := make([]roomBatch, 0, len(rooms))
 	items := make([]Append, 0, len(rooms))
 	for _, r := range rooms {
@@ -95,12 +110,21 @@ func (c *committer) commitQueued() bool {
 		batch = append(batch, rb)
 		items = append(items, Append{Key: r.key, Update: update, By: rb.pending[len(rb.pending)-1].from.author})
 	}
-	if len(items) == 0 {
-		return true
+	var errs []error
+	if len(items) > 0 {
+		ctx, cancel := context.WithTimeout(c.hub.ctx, storeTimeout)
+		errs = c.hub.store.AppendBatch(ctx, items)
+		cancel()
 	}
-	ctx, cancel := context.WithTimeout(c.hub.ctx, storeTimeout)
-	errs := c.hub.store.AppendBatch(ctx, items)
-	cancel()
+	stored <- storedBatch{batch: batch, errs: errs}
+	return true
+}
+
+// release acknowledges and fans out a written batch (failing the rooms
+// whose write failed).
+func (c *committer) release(sb storedBatch) {
+	defer c.done()
+	batch, errs := sb.batch, sb.errs
 	published := make([]publication, 0, len(batch))
 	for i, rb := range batch {
 		if err := errAt(errs, i); err != nil {
@@ -112,7 +136,6 @@ func (c *committer) commitQueued() bool {
 		}
 	}
 	c.hub.publishUpdates(published)
-	return true
 }
 
 func errAt(errs []error, i int) error {
@@ -124,16 +147,15 @@ func errAt(errs []error, i int) error {
 
 func (c *committer) done() {
 	c.mu.Lock()
-	c.busy = false
-	c.idle.Broadcast()
+	c.inflight--
 	c.mu.Unlock()
 }
 
-// drained reports whether nothing waits to be stored.
+// drained reports whether nothing waits to be stored or released.
 func (c *committer) drained() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.busy && len(c.queued) == 0
+	return c.inflight == 0 && len(c.queued) == 0
 }
 
 // mergePending makes one update of a room's pending updates.
