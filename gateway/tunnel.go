@@ -3,6 +3,7 @@ package gateway
 import (
 	"io"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -25,12 +26,19 @@ type tunnels struct {
 	open   map[*tunnel]struct{}
 	closed bool
 	wg     sync.WaitGroup
-	poller *poller // nil: every tunnel copies on goroutines
+	// pollers relay the tunnels, one loop per CPU, taken in turn; none:
+	// every tunnel copies on goroutines.
+	pollers []*poller
+	next    atomic.Uint64
 }
 
 func newTunnels(max int) *tunnels {
 	t := &tunnels{max: int64(max), open: make(map[*tunnel]struct{})}
-	t.poller, _ = newPoller()
+	for range runtime.GOMAXPROCS(0) {
+		if p, err := newPoller(); err == nil {
+			t.pollers = append(t.pollers, p)
+		}
+	}
 	return t
 }
 
@@ -113,11 +121,11 @@ func (t *tunnels) run(tn *tunnel) {
 			t.release()
 		})
 	}
-	if t.poller != nil {
+	if len(t.pollers) > 0 {
 		tn.mu.Lock()
 		tn.finish = finish
 		tn.mu.Unlock()
-		if t.poller.add(tn) {
+		if t.pollers[t.next.Add(1)%uint64(len(t.pollers))].add(tn) {
 			return
 		}
 	}

@@ -52,7 +52,7 @@ func polledTunnelEnds(t *testing.T, reg *tunnels) (client, service net.Conn) {
 // ends both sides (and frees the slot) when one closes.
 func TestPolledTunnelsRelayWithoutGoroutines(t *testing.T) {
 	reg := newTunnels(100)
-	if reg.poller == nil {
+	if len(reg.pollers) == 0 {
 		t.Fatal("no epoll poller on linux")
 	}
 	before := runtime.NumGoroutine()
