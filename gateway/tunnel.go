@@ -26,20 +26,27 @@ type tunnels struct {
 	open   map[*tunnel]struct{}
 	closed bool
 	wg     sync.WaitGroup
-	// pollers relay the tunnels, one loop per CPU, taken in turn; none:
-	// every tunnel copies on goroutines.
-	pollers []*poller
-	next    atomic.Uint64
+	// pollers relay the tunnels, one loop per CPU, taken in turn, started
+	// with the first tunnel and stopped by close; none: every tunnel
+	// copies on goroutines.
+	pollers     []*poller
+	pollersOnce sync.Once
+	next        atomic.Uint64
 }
 
 func newTunnels(max int) *tunnels {
-	t := &tunnels{max: int64(max), open: make(map[*tunnel]struct{})}
-	for range runtime.GOMAXPROCS(0) {
-		if p, err := newPoller(); err == nil {
-			t.pollers = append(t.pollers, p)
+	return &tunnels{max: int64(max), open: make(map[*tunnel]struct{})}
+}
+
+// startPollers runs the epoll loops (t.mu held).
+func (t *tunnels) startPollers() {
+	t.pollersOnce.Do(func() {
+		for range runtime.GOMAXPROCS(0) {
+			if p, err := newPoller(); err == nil {
+				t.pollers = append(t.pollers, p)
+			}
 		}
-	}
-	return t
+	})
 }
 
 // acquire reserves a slot for one tunnel; release gives it back. A
@@ -110,6 +117,8 @@ func (t *tunnels) run(tn *tunnel) {
 	}
 	t.open[tn] = struct{}{}
 	t.wg.Add(1)
+	t.startPollers()
+	pollers := t.pollers
 	t.mu.Unlock()
 	var once sync.Once
 	finish := func() {
@@ -121,11 +130,11 @@ func (t *tunnels) run(tn *tunnel) {
 			t.release()
 		})
 	}
-	if len(t.pollers) > 0 {
+	if len(pollers) > 0 {
 		tn.mu.Lock()
 		tn.finish = finish
 		tn.mu.Unlock()
-		if t.pollers[t.next.Add(1)%uint64(len(t.pollers))].add(tn) {
+		if pollers[t.next.Add(1)%uint64(len(pollers))].add(tn) {
 			return
 		}
 	}
@@ -156,6 +165,12 @@ func (t *tunnels) close() {
 		tn.closeBoth()
 	}
 	t.wg.Wait()
+	t.mu.Lock()
+	pollers := t.pollers
+	t.mu.Unlock()
+	for _, p := range pollers {
+		p.stop()
+	}
 }
 
 // pipe copies src to dst until either fails. Between two TCP connections

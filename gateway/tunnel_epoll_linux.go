@@ -16,6 +16,8 @@ import (
 // destination can be written again.
 type poller struct {
 	epfd int
+	wake [2]int        // a pipe whose read end in the set ends the loop (stop)
+	done chan struct{} // closed when the loop has ended
 
 	mu   sync.Mutex
 	byFD map[int]*polledTunnel
@@ -46,9 +48,27 @@ func newPoller() (*poller, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &poller{epfd: fd, byFD: map[int]*polledTunnel{}}
+	p := &poller{epfd: fd, byFD: map[int]*polledTunnel{}, done: make(chan struct{})}
+	if err := syscall.Pipe2(p.wake[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
+		_ = syscall.Close(fd)
+		return nil, err
+	}
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(p.wake[0])}
+	if err := syscall.EpollCtl(fd, syscall.EPOLL_CTL_ADD, p.wake[0], &ev); err != nil {
+		p.closeFDs()
+		return nil, err
+	}
 	go p.loop()
 	return p, nil
+}
+
+// stop ends the loop (its tunnels are closed by then).
+func (p *poller) stop() { _, _ = syscall.Write(p.wake[1], []byte{0}) }
+
+func (p *poller) closeFDs() {
+	for _, fd := range []int{p.wake[0], p.wake[1], p.epfd} {
+		_ = syscall.Close(fd)
+	}
 }
 
 // add registers a tunnel between two TCP connections; false when it
@@ -119,6 +139,7 @@ func (p *poller) ctl(op int, e *tunnelEnd, events uint32) error {
 }
 
 func (p *poller) loop() {
+	defer close(p.done)
 	events := make([]syscall.EpollEvent, 256)
 	buf := make([]byte, pollReadSize)
 	for {
@@ -130,6 +151,10 @@ func (p *poller) loop() {
 			return
 		}
 		for _, ev := range events[:n] {
+			if int(ev.Fd) == p.wake[0] {
+				p.closeFDs()
+				return
+			}
 			p.mu.Lock()
 			pt := p.byFD[int(ev.Fd)]
 			p.mu.Unlock()

@@ -11,3 +11,5 @@ type poller struct{}
 func newPoller() (*poller, error) { return nil, errors.New("gateway: no epoll on this system") }
 
 func (*poller) add(*tunnel) bool { return false }
+
+func (*poller) stop() {}
