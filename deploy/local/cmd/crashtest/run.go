@@ -76,19 +76,22 @@ func runOnce(ctx context.Context, cfg config, mode string, n int, work string) (
 	// and writes acknowledged just before have their events anywhere
 	// between the outbox, the stream and the delivery queue.
 	killAt := cfg.writes * (30 + rand.IntN(41)) / 100
-	var killed atomic.Bool
+	// killing stops the callers before the kill: a caller that went on
+	// while the process dies would burn the rest of the writes on refused
+	// connections.
+	var killing atomic.Bool
+	killed := make(chan struct{})
 	go func() {
+		defer close(killed)
 		for l.ackCount() < killAt && ctx.Err() == nil && l.next.Load() < int64(l.total) {
 			time.Sleep(time.Millisecond)
 		}
 		r.killedAfter = l.ackCount()
+		killing.Store(true)
 		p.Kill()
-		killed.Store(true)
 	}()
-	l.run(ctx, cfg.workers, killed.Load)
-	for !killed.Load() {
-		time.Sleep(time.Millisecond)
-	}
+	l.run(ctx, cfg.workers, killing.Load)
+	<-killed
 	benchkit.Progress("%s run %d: killed after %d acknowledged writes; restarting", mode, n, r.killedAfter)
 	if p, err = localproc.Start(ctx, o); err != nil {
 		return r, err

@@ -112,7 +112,7 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 		}
 		select {
 		case <-p.done:
-			return nil, fmt.Errorf("deploy/local exited during start; see %s", o.Log)
+			return nil, fmt.Errorf("deploy/local exited during start (%v); its log ends:\n%s", p.cmd.ProcessState, logTail(o.Log))
 		case <-ctx.Done():
 			p.Kill()
 			return nil, ctx.Err()
@@ -186,4 +186,18 @@ func (c *Client) Post(ctx context.Context, path string, data any) (int, Reply, e
 	_ = json.Unmarshal(b, &r)
 	r.RetryAfter = resp.Header.Get("Retry-After")
 	return resp.StatusCode, r, nil
+}
+
+// logTail is the end of a log file, for an error the tool's cleanup would
+// otherwise delete the evidence of.
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	const keep = 3000
+	if len(b) > keep {
+		b = b[len(b)-keep:]
+	}
+	return string(b)
 }
