@@ -25,6 +25,10 @@ func (g Grant) key(userID string) MembershipKey {
 // and expiry (checked to lie in the future by the caller). A grant implies
 // the resource exists, so a missing organization, folder (at the root) or
 // document is created with defaults.
+//
+// The writes are ordered and idempotent (a retry completes a request that
+// failed part way): the user, then every resource, then the memberships in
+// one bulk write, then the revocations are lifted.
 func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants []Grant) error {
 	for i, g := range grants {
 		if g.Type == ResourceFolder {
@@ -34,21 +38,25 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 		}
 	}
 	now := s.nowMilli()
-	if err := s.store.SaveUser(ctx, ws, Profile{UserID: userID}, now); err != nil {
+	if err := s.store.SaveUsers(ctx, ws, []Profile{{UserID: userID}}, now); err != nil {
 		return err
 	}
-	for _, g := range grants {
-		if err := s.ensureGranted(ctx, ws, g, now); err != nil {
+	memberships := make([]Membership, len(grants))
+	ensured := map[string]bool{} // organizations made to exist
+	for i, g := range grants {
+		if err := s.ensureGranted(ctx, ws, g, now, ensured); err != nil {
 			return err
 		}
 		role := g.AccessRole
 		if role == "" {
 			role = RoleEditor
 		}
-		m := Membership{MembershipKey: g.key(userID), AccessRole: role, ExpiresAt: g.ExpiresAt, CreatedAt: now}
-		if err := s.store.SaveMembership(ctx, ws, m); err != nil {
-			return err
-		}
+		memberships[i] = Membership{MembershipKey: g.key(userID), AccessRole: role, ExpiresAt: g.ExpiresAt, CreatedAt: now}
+	}
+	if err := inChunks(memberships, func(chunk []Membership) error { return s.store.SaveMemberships(ctx, ws, chunk) }); err != nil {
+		return err
+	}
+	for _, g := range grants {
 		if err := s.unrevoke(ctx, ws, userID, g); err != nil {
 			return err
 		}
@@ -56,10 +64,15 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 	return nil
 }
 
-func (s *Service) ensureGranted(ctx context.Context, ws string, g Grant, now int64) error {
+// ensureGranted makes g's resource exist; ensured remembers the
+// organizations already made to exist by this request.
+func (s *Service) ensureGranted(ctx context.Context, ws string, g Grant, now int64, ensured map[string]bool) error {
 	orgID := g.key("").OrganizationID
-	if err := s.store.EnsureOrganization(ctx, ws, orgID, now); err != nil {
-		return err
+	if !ensured[orgID] {
+		if err := s.store.EnsureOrganization(ctx, ws, orgID, now); err != nil {
+			return err
+		}
+		ensured[orgID] = true
 	}
 	switch g.Type {
 	case ResourceFolder:
