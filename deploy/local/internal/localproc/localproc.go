@@ -94,7 +94,10 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 	cmd.Env = append(os.Environ(),
 		"DATA_DIR="+o.DataDir, "GATEWAY_ADDR="+o.Addr, "REDIS_URL="+o.RedisURL, "LOG_LEVEL=warn",
 		"BOOTSTRAP_API_KEY="+APIKey, "BOOTSTRAP_AUTH_TOKEN="+AuthToken, "RATE_LIMIT_PER_SECOND=0",
-		"WEBHOOK_ALLOW_PRIVATE_TARGETS=true", "OTEL_SDK_DISABLED=true")
+		"WEBHOOK_ALLOW_PRIVATE_TARGETS=true", "OTEL_SDK_DISABLED=true",
+		// A port of its own: the default :9090 may be another process's
+		// (a developer's `make run`), and the start would fail.
+		"METRICS_ADDR=127.0.0.1:0")
 	cmd.Env = append(cmd.Env, o.Env...)
 	cmd.Stdout, cmd.Stderr = io.Discard, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
