@@ -64,9 +64,10 @@ func (c *conn) closeIfIdle() bool {
 }
 
 func (c *conn) serve(base context.Context) {
-	ctx, cancel := context.WithCancel(base)
-	ctx = context.WithValue(ctx, http.LocalAddrContextKey, c.nc.LocalAddr())
-	defer cancel()
+	// No cancel of its own: with no background read nothing would cancel
+	// it while a request runs, and a context that cannot be cancelled lets
+	// handlers skip watching it (the gateway's upstream hop does).
+	ctx := context.WithValue(base, http.LocalAddrContextKey, c.nc.LocalAddr())
 	defer func() {
 		if c.state.Load() != stateHijacked {
 			c.state.Store(stateClosed)

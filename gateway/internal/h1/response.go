@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 )
 
 const (
@@ -52,7 +54,7 @@ func (w *response) WriteHeader(code int) {
 	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		w.out = appendStatus(w.out[:0], code, w.req.ProtoMinor == 0)
-		w.out = appendFields(w.out, w.header)
+		w.out = httpfield.AppendValid(w.out, w.header)
 		w.out = append(w.out, "\r\n"...)
 		_, _ = w.c.nc.Write(w.out)
 		w.out = w.out[:0]
@@ -146,7 +148,7 @@ func (w *response) sendHead(done bool, next []byte) {
 		if len(sniff) == 0 {
 			sniff = next
 		}
-		b = appendField(b, "Content-Type", http.DetectContentType(sniff))
+		b = httpfield.Append(b, "Content-Type", http.DetectContentType(sniff))
 	}
 	if _, ok := h["Date"]; !ok {
 		b = append(b, "Date: "...)
@@ -154,12 +156,12 @@ func (w *response) sendHead(done bool, next []byte) {
 		b = append(b, "\r\n"...)
 	}
 	switch {
-	case w.closeAfter && w.req.ProtoMinor == 1 && !hasToken(h["Connection"], "close"):
+	case w.closeAfter && w.req.ProtoMinor == 1 && !httpfield.HasToken(h["Connection"], "close"):
 		b = append(b, "Connection: close\r\n"...)
-	case !w.closeAfter && w.req.ProtoMinor == 0 && !hasToken(h["Connection"], "keep-alive"):
+	case !w.closeAfter && w.req.ProtoMinor == 0 && !httpfield.HasToken(h["Connection"], "keep-alive"):
 		b = append(b, "Connection: keep-alive\r\n"...)
 	}
-	b = appendFields(b, h)
+	b = httpfield.AppendValid(b, h)
 	b = append(b, "\r\n"...)
 	if isHead {
 		body = body[:0]
@@ -188,7 +190,7 @@ func (w *response) sendHead(done bool, next []byte) {
 // handler asked for it, the server shuts down, or the request body could
 // not be consumed.
 func (w *response) decideClose() {
-	if hasToken(w.header["Connection"], "close") || w.c.srv.shutdown.Load() {
+	if httpfield.HasToken(w.header["Connection"], "close") || w.c.srv.shutdown.Load() {
 		w.closeAfter = true
 	}
 	if w.closeAfter {
