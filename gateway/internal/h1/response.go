@@ -56,7 +56,7 @@ func (w *response) WriteHeader(code int) {
 		w.out = appendStatus(w.out[:0], code, w.req.ProtoMinor == 0)
 		w.out = httpfield.AppendValid(w.out, w.header)
 		w.out = append(w.out, "\r\n"...)
-		_, _ = w.c.nc.Write(w.out)
+		_, _ = w.c.write(w.out)
 		w.out = w.out[:0]
 		return
 	}
@@ -109,7 +109,7 @@ func (w *response) Write(p []byte) (int, error) {
 			return 0, err
 		}
 		if !w.chunked && len(p) > maxBuffered {
-			return w.c.nc.Write(p)
+			return w.c.write(p)
 		}
 	}
 	w.out = append(w.out, p...)
@@ -215,7 +215,7 @@ func (w *response) flushOut() error {
 	if len(w.out) == 0 {
 		return nil
 	}
-	_, err := w.c.nc.Write(w.out)
+	_, err := w.c.write(w.out)
 	w.out = w.out[:0]
 	if err != nil {
 		w.closeAfter = true
@@ -271,8 +271,9 @@ func (w *response) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c.state.Store(stateHijacked)
 	c.srv.track(c, false)
 	_ = c.nc.SetDeadline(time.Time{})
+	c.dl = deadlines{slack: c.dl.slack} // no deadline for the handler's reads through br
 	return c.nc, bufio.NewReadWriter(c.br, bufio.NewWriter(c.nc)), nil
 }
 
-func (w *response) SetReadDeadline(t time.Time) error  { return w.c.nc.SetReadDeadline(t) }
-func (w *response) SetWriteDeadline(t time.Time) error { return w.c.nc.SetWriteDeadline(t) }
+func (w *response) SetReadDeadline(t time.Time) error  { return w.c.setReadDeadline(t) }
+func (w *response) SetWriteDeadline(t time.Time) error { return w.c.setWriteDeadline(t) }
