@@ -122,16 +122,25 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 			_ = c.Close()
 		}
 	}()
-	if _, err := c.Write(head); err != nil {
-		return c.reused, err
-	}
-	if !inline {
+	if inline {
+		// Written by the answer's first read, in the same wait.
+		if err := c.src.queue(head, c.br.Buffered()); err != nil {
+			return c.reused, err
+		}
+	} else {
+		if _, err := c.Write(head); err != nil {
+			return c.reused, err
+		}
 		if err := streamBody(c, r.Body, r.ContentLength < 0); err != nil {
 			return false, err
 		}
 	}
 	h := w.Header()
 	rh, err := readResponseHead(c.br, h, vals)
+	if werr := c.src.takeWriteErr(); werr != nil {
+		clear(h)
+		return c.reused, werr
+	}
 	if err != nil || rh.status == http.StatusSwitchingProtocols {
 		clear(h)
 		if err == nil {
