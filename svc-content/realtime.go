@@ -42,12 +42,12 @@ type realtimeDoor struct {
 	done   chan struct{}
 }
 
-func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identity, activity *svcclient.Client, logger *slog.Logger) *realtimeDoor {
+func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identity, activity *svcclient.Client, origins realtime.OriginPolicy, logger *slog.Logger) *realtimeDoor {
 	s := cfg.Realtime.settings().WithDefaults()
 	access := realtime.NewIdentityAccess(identity, s.AccessRecheck/2)
 	edits := realtime.NewDebouncer(editPublisher{crdt: crdtSvc, activity: activity}, s.EventDebounce, logger)
 	hub := realtime.NewHub(realtime.Options{
-		Store: crdtStore{crdtSvc}, Access: access, Redis: rdb, Edits: edits, Settings: s, Logger: logger,
+		Store: crdtStore{crdtSvc}, Access: access, Redis: rdb, Edits: edits, Origins: origins, Settings: s, Logger: logger,
 	})
 	crdtSvc.OnWrite(func(ctx context.Context, ws string, ed crdt.Editor, update []byte) {
 		hub.Stored(ctx, realtime.DocKey{Workspace: ws, Org: ed.OrganizationID, Doc: ed.DocumentID, Editor: ed.EditorID}, update)

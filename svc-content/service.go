@@ -184,10 +184,13 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	engine := api.NewEngine(func(ctx context.Context) error {
 		return errors.Join(deps.DB.Client().Ping(ctx, nil), deps.Redis.Ping(ctx).Err())
 	})
+	// One settings cache for feature checks and the realtime endpoints'
+	// allowed domains.
+	settings := features.NewChecker(workspace, 0)
 	rt := startRealtime(cfg, deps.Redis, crdtSvc, serviceClient("svc-identity", cfg.IdentityURL, signer),
-		serviceClient("svc-activity", cfg.ActivityURL, signer), logger)
+		serviceClient("svc-activity", cfg.ActivityURL, signer), settings, logger)
 	httpapi.Routes(engine, signer, httpapi.Services{
-		CRDT: crdtSvc, Annotations: annotationsSvc, Features: features.NewChecker(workspace, 0),
+		CRDT: crdtSvc, Annotations: annotationsSvc, Features: settings,
 		Locations: locationsSvc, Migrations: migrations, Documents: own, Realtime: rt.hub, LiveState: rt.hub,
 	})
 

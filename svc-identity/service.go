@@ -53,9 +53,12 @@ type Config struct {
 	ContentURL string `env:"CONTENT_URL"`
 	NotifyURL  string `env:"NOTIFY_URL"`
 	// ActivityURL is svc-activity, one of the services users/data/delete
-	// erases in (with content and notify; memory follows activity's delete
-	// events). A service without an address is left out of the job.
+	// erases in (with content, notify, workspace and memory). A service
+	// without an address is left out of the job.
 	ActivityURL string `env:"ACTIVITY_URL"`
+	// MemoryURL is svc-memory, which users/data/delete erases the
+	// judgments (and their vectors) of; empty: not deployed.
+	MemoryURL string `env:"MEMORY_URL"`
 	// ErasureInterval is how often pending erasure tasks are retried.
 	ErasureInterval time.Duration `env:"ERASURE_RETRY_INTERVAL, default=10s"`
 }
@@ -192,7 +195,10 @@ func optionalClient(name, baseURL string, signer *internalauth.Signer) *svcclien
 // and every other service with an address.
 func erasers(cfg Config, signer *internalauth.Signer, own erasure.LocalStore) map[string]erasure.Eraser {
 	out := map[string]erasure.Eraser{"identity": erasure.Local{Store: own}}
-	for name, url := range map[string]string{"content": cfg.ContentURL, "notify": cfg.NotifyURL, "activity": cfg.ActivityURL} {
+	for name, url := range map[string]string{
+		"content": cfg.ContentURL, "notify": cfg.NotifyURL, "activity": cfg.ActivityURL,
+		"workspace": cfg.WorkspaceURL, "memory": cfg.MemoryURL,
+	} {
 		if url != "" {
 			out[name] = erasure.Remote{Caller: svcclient.New("svc-"+name, url, signer)}
 		}

@@ -92,3 +92,54 @@ func closeObjects(schema any) {
 		}
 	}
 }
+
+// closeResponses does for every success answer what closeRequests does for
+// requests, so validating real traffic catches a key the document does not
+// describe: every object that lists properties and does not say otherwise
+// is closed, in the operation and in every component its answer reaches.
+// An answer object that carries free keys (a document's metadata merged
+// into it, a customer's profile keys) says additionalProperties: true in
+// its fragment. allOf members stay as written.
+func closeResponses(paths, schemas map[string]any) {
+	seen := map[string]bool{}
+	for _, item := range paths {
+		for _, op := range item.(map[string]any) {
+			responses, _ := op.(map[string]any)["responses"].(map[string]any)
+			ok, _ := responses["200"].(map[string]any)
+			content, _ := ok["content"].(map[string]any)
+			media, _ := content["application/json"].(map[string]any)
+			closeAnswer(media["schema"], schemas, seen)
+		}
+	}
+}
+
+func closeAnswer(schema any, schemas map[string]any, seen map[string]bool) {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		return
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		name := strings.TrimPrefix(ref, "#/components/schemas/")
+		if !seen[name] {
+			seen[name] = true
+			closeAnswer(schemas[name], schemas, seen)
+		}
+		return
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		if _, set := m["additionalProperties"]; !set {
+			m["additionalProperties"] = false
+		}
+		for _, p := range props {
+			closeAnswer(p, schemas, seen)
+		}
+	}
+	closeAnswer(m["items"], schemas, seen)
+	closeAnswer(m["additionalProperties"], schemas, seen)
+	for _, key := range []string{"oneOf", "anyOf"} {
+		list, _ := m[key].([]any)
+		for _, s := range list {
+			closeAnswer(s, schemas, seen)
+		}
+	}
+}

@@ -134,6 +134,7 @@ func Assemble(fsys fs.FS) (map[string]any, []Operation, error) {
 		}
 	}
 	closeRequests(paths, schemas)
+	closeResponses(paths, schemas)
 	base["tags"] = append(tagsOf(base), tags...)
 	base["paths"] = paths
 	sort.Slice(list, func(i, j int) bool {

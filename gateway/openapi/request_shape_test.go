@@ -7,9 +7,11 @@ import (
 	"testing"
 )
 
-// requestSchemas calls visit for every schema node a request body reaches,
-// following $refs into components once each, with a path for messages.
-func requestSchemas(t *testing.T, visit func(path string, node map[string]any)) {
+// documentSchemas calls visit for every schema node that pick finds in an
+// operation (a request body, a success answer), following $refs into
+// components once each, with a path for messages (#Name inside a
+// component).
+func documentSchemas(t *testing.T, pick func(op map[string]any) any, visit func(path string, node map[string]any)) {
 	t.Helper()
 	var doc map[string]any
 	if err := json.Unmarshal(Document(), &doc); err != nil {
@@ -45,16 +47,23 @@ func requestSchemas(t *testing.T, visit func(path string, node map[string]any)) 
 			}
 		}
 	}
-	paths := doc["paths"].(map[string]any)
-	for p, item := range paths {
-		post, _ := item.(map[string]any)["post"].(map[string]any)
-		body, _ := post["requestBody"].(map[string]any)
-		if body == nil {
-			continue
+	for p, item := range doc["paths"].(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			walk(p, pick(op.(map[string]any)))
 		}
-		schema := body["content"].(map[string]any)["application/json"].(map[string]any)["schema"]
-		walk(p, schema)
 	}
+}
+
+// requestSchemas visits every schema node a POST request body reaches.
+func requestSchemas(t *testing.T, visit func(path string, node map[string]any)) {
+	t.Helper()
+	documentSchemas(t, func(op map[string]any) any {
+		body, _ := op["requestBody"].(map[string]any)
+		if body == nil {
+			return nil
+		}
+		return body["content"].(map[string]any)["application/json"].(map[string]any)["schema"]
+	}, visit)
 }
 
 // Strict decoding refuses unknown fields of fixed-shape objects and keeps

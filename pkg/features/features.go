@@ -1,4 +1,5 @@
-// Package features answers whether a workspace has a feature switched on.
+// Package features answers whether a workspace has a feature switched on
+// (and whether an origin is among its allowed domains).
 // The switches live in svc-workspace (operators set them); a Checker asks
 // its /internal/settings/get route and caches the answer per workspace in
 // process for a few seconds, so a switch takes effect within that TTL.
@@ -14,6 +15,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/origins"
 	"github.com/opencollab/backend/pkg/svcclient"
 )
 
@@ -45,6 +47,9 @@ type (
 	SettingsResponse struct {
 		WorkspaceID string        `json:"workspaceId"`
 		Features    map[Name]bool `json:"features"`
+		// AllowedDomains are the workspace's allowed web origins
+		// (pkg/origins entries); empty allows every origin.
+		AllowedDomains []string `json:"allowedDomains,omitempty"`
 	}
 )
 
@@ -68,9 +73,9 @@ type Checker struct {
 	now       func() time.Time
 }
 
-// entry is the cached switches of one workspace.
+// entry is the cached settings of one workspace.
 type entry struct {
-	features map[Name]bool
+	settings SettingsResponse
 	expires  time.Time
 }
 
@@ -92,24 +97,39 @@ func (c *Checker) Require(ctx context.Context, workspaceID string, f Name) error
 	if c == nil || !c.workspace.Configured() {
 		return nil
 	}
-	switches, err := c.switches(ctx, workspaceID)
+	set, err := c.settings(ctx, workspaceID)
 	if err != nil {
 		return err
 	}
-	if on, set := switches[f]; set && !on {
+	if on, known := set.Features[f]; known && !on {
 		return api.Errorf(api.FailedPrecondition, "%s is not enabled for this workspace; an operator can enable it", f)
 	}
 	return nil
 }
 
-// switches returns the cached switches of workspaceID, fetching them when
+// AllowsOrigin reports whether a browser's Origin header may open the
+// workspace's realtime endpoints (pkg/origins.Allowed over its allowed
+// domains). Without a workspace service every origin is allowed; an origin
+// of "" never needs a lookup.
+func (c *Checker) AllowsOrigin(ctx context.Context, workspaceID, origin string) (bool, error) {
+	if c == nil || !c.workspace.Configured() || origin == "" {
+		return true, nil
+	}
+	set, err := c.settings(ctx, workspaceID)
+	if err != nil {
+		return false, err
+	}
+	return origins.Allowed(set.AllowedDomains, origin), nil
+}
+
+// settings returns the cached settings of workspaceID, fetching them when
 // missing or expired. When the fetch fails a stale value is used rather
 // than failing requests while svc-workspace is briefly away.
-func (c *Checker) switches(ctx context.Context, workspaceID string) (map[Name]bool, error) {
+func (c *Checker) settings(ctx context.Context, workspaceID string) (SettingsResponse, error) {
 	cached, _ := c.cache.Load(workspaceID)
 	old, _ := cached.(*entry)
 	if old != nil && c.now().Before(old.expires) {
-		return old.features, nil
+		return old.settings, nil
 	}
 	fresh, err := c.fetchShared(ctx, workspaceID)
 	if err == nil {
@@ -120,16 +140,16 @@ func (c *Checker) switches(ctx context.Context, workspaceID string) (map[Name]bo
 			"workspaceId", workspaceID, "error", err)
 		// Trust the stale value for another TTL so a down svc-workspace is
 		// not asked again by every request.
-		c.cache.CompareAndSwap(workspaceID, old, &entry{features: old.features, expires: c.now().Add(c.ttl)})
-		return old.features, nil
+		c.cache.CompareAndSwap(workspaceID, old, &entry{settings: old.settings, expires: c.now().Add(c.ttl)})
+		return old.settings, nil
 	}
 	slog.WarnContext(ctx, "features: settings lookup failed", "workspaceId", workspaceID, "error", err)
-	return nil, api.Errorf(api.Unavailable, "workspace settings are unavailable; retry the request")
+	return SettingsResponse{}, api.Errorf(api.Unavailable, "workspace settings are unavailable; retry the request")
 }
 
 // fetchShared runs one lookup per workspace at a time; concurrent callers
 // wait for it (or for their own context).
-func (c *Checker) fetchShared(ctx context.Context, workspaceID string) (map[Name]bool, error) {
+func (c *Checker) fetchShared(ctx context.Context, workspaceID string) (SettingsResponse, error) {
 	ch := c.lookups.DoChan(workspaceID, func() (any, error) {
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
 		defer cancel()
@@ -137,23 +157,23 @@ func (c *Checker) fetchShared(ctx context.Context, workspaceID string) (map[Name
 	})
 	select {
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return SettingsResponse{}, ctx.Err()
 	case res := <-ch:
 		if res.Err != nil {
-			return nil, res.Err
+			return SettingsResponse{}, res.Err
 		}
-		return res.Val.(map[Name]bool), nil
+		return res.Val.(SettingsResponse), nil
 	}
 }
 
-func (c *Checker) fetch(ctx context.Context, workspaceID string) (map[Name]bool, error) {
+func (c *Checker) fetch(ctx context.Context, workspaceID string) (SettingsResponse, error) {
 	var out SettingsResponse
 	if err := c.workspace.Call(ctx, SettingsPath, principal, SettingsRequest{WorkspaceID: workspaceID}, &out); err != nil {
-		return nil, err
+		return SettingsResponse{}, err
 	}
 	if out.Features == nil {
 		out.Features = map[Name]bool{}
 	}
-	c.cache.Store(workspaceID, &entry{features: out.Features, expires: c.now().Add(c.ttl)})
-	return out.Features, nil
+	c.cache.Store(workspaceID, &entry{settings: out, expires: c.now().Add(c.ttl)})
+	return out, nil
 }

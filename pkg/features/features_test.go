@@ -22,13 +22,14 @@ const secret = "features-test-secret-0123456789"
 type fakeWorkspace struct {
 	mu       sync.Mutex
 	switches map[string]map[Name]bool // workspace id → switches it reports
+	domains  map[string][]string      // workspace id → allowed domains
 	calls    atomic.Int64
 	srv      *httptest.Server
 }
 
 func newFakeWorkspace(t *testing.T) *fakeWorkspace {
 	t.Helper()
-	f := &fakeWorkspace{switches: map[string]map[Name]bool{}}
+	f := &fakeWorkspace{switches: map[string]map[Name]bool{}, domains: map[string][]string{}}
 	signer := internalauth.NewSigner(secret)
 	e := api.NewEngine(nil)
 	authed := e.Group("", signer.Authenticate(), internalauth.RequireService())
@@ -44,7 +45,7 @@ func newFakeWorkspace(t *testing.T) *fakeWorkspace {
 		if !ok {
 			return nil, api.Errorf(api.NotFound, "workspace not found")
 		}
-		return api.OK("Workspace settings retrieved.", SettingsResponse{WorkspaceID: req.WorkspaceID, Features: sw}), nil
+		return api.OK("Workspace settings retrieved.", SettingsResponse{WorkspaceID: req.WorkspaceID, Features: sw, AllowedDomains: f.domains[req.WorkspaceID]}), nil
 	}))
 	f.srv = httptest.NewServer(e)
 	t.Cleanup(f.srv.Close)
@@ -225,5 +226,45 @@ func TestWithoutWorkspaceServiceEverythingIsEnabled(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAllowsOrigin: the allowed domains come with the switches in one
+// cached lookup; an empty list or an absent Origin allows, and a change is
+// seen once the TTL has passed.
+func TestAllowsOrigin(t *testing.T) {
+	ctx := context.Background()
+	f := newFakeWorkspace(t)
+	f.set("ws_1", allOn())
+	f.set("ws_2", allOn())
+	f.mu.Lock()
+	f.domains["ws_1"] = []string{"app.example.com"}
+	f.mu.Unlock()
+	c, clk := newChecker(f, time.Minute)
+	check := func(ws, origin string, want bool) {
+		t.Helper()
+		got, err := c.AllowsOrigin(ctx, ws, origin)
+		if err != nil || got != want {
+			t.Fatalf("AllowsOrigin(%s, %q) = %v, %v; want %v", ws, origin, got, err, want)
+		}
+	}
+	check("ws_1", "https://app.example.com", true)
+	check("ws_1", "https://evil.example", false)
+	check("ws_1", "", true)
+	check("ws_2", "https://evil.example", true) // no list
+	if err := c.Require(ctx, "ws_1", ActivityService); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.calls.Load(); n != 2 {
+		t.Fatalf("%d lookups for two workspaces, want 2 (origins and switches share the cache)", n)
+	}
+	f.mu.Lock()
+	f.domains["ws_1"] = nil
+	f.mu.Unlock()
+	check("ws_1", "https://evil.example", false) // cached
+	clk.advance(2 * time.Minute)
+	check("ws_1", "https://evil.example", true)
+	if _, err := c.AllowsOrigin(ctx, "ws_unknown", "https://a.example"); !api.IsStatus(err, api.Unavailable) {
+		t.Fatalf("unknown workspace: %v, want UNAVAILABLE", err)
 	}
 }

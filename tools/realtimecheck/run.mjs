@@ -6,8 +6,9 @@ import { scenarios as yws } from './yws.mjs'
 import { scenarios as hp } from './hocuspocus.mjs'
 import { scenarios as tiptap } from './tiptap.mjs'
 import { scenarios as live } from './livestate.mjs'
+import { scenarios as origin } from './origin.mjs'
 
-const all = { ...yws, ...hp, ...tiptap, ...live }
+const all = { ...yws, ...hp, ...tiptap, ...live, ...origin }
 const [name, raw] = process.argv.slice(2)
 const run = all[name]
 if (!run) {

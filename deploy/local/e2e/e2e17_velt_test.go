@@ -6,50 +6,44 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/opencollab/backend/deploy/local/system"
 )
 
 // TestUserDataEraseThroughGateway: /v2/users/data/delete erases a user in
-// identity, content, notify and activity; the status reports each service;
-// afterwards users/data/get finds nothing and other users' threads keep
-// their own comments.
+// every service — identity, content (comments and reactions, redacted in
+// other users' threads), notify, activity, memory (judgments and their
+// vectors) and workspace (webhook payloads); the status reports each
+// service; afterwards users/data/get and every other read find nothing of
+// the user, and other users' threads keep their own comments.
 func TestUserDataEraseThroughGateway(t *testing.T) {
-	s := startStack(t)
+	var mongoURI, prefix string
+	s := startStack(t, func(o *system.Options) { mongoURI, prefix = o.MongoURI, o.DBPrefix })
 	const org = "acme"
-	s.ok("/v2/users/add", map[string]any{"organizationId": org, "users": []any{map[string]any{"userId": "ann", "name": "Ann", "email": "ann@example.com"}}})
-	s.e3AddAnnotations(s.ws, org, "d1", e3AnnotationIn("t1", "", "ann", "ann one"), e3AnnotationIn("t2", "", "bob", "bob only"))
-	s.ok("/v2/commentannotations/comments/add", map[string]any{"organizationId": org, "documentId": "d1", "annotationId": "t2",
-		"commentData": []any{e3CommentIn("ann", "ann replies")}})
-	s.ok("/v2/commentannotations/reactions/add", map[string]any{"organizationId": org, "documentId": "d1", "annotationId": "t2", "icon": "HEART", "user": e3User("ann")})
-	s.ok("/v1/notifications/add", e3NotificationIn(org, "d1", "to-ann", "bob", "ann"))
-	s.ok("/v1/notifications/add", e3NotificationIn(org, "d1", "to-bob", "bob", "bob"))
-	if p := s.e3UserData(s.ws, org, "ann", nil); len(p.comments) == 0 || len(p.notifications) == 0 {
-		t.Fatalf("fixture: ann has no data: %+v", p)
-	}
+	s.seedUserInEveryService(org, "ann")
+	hooks := webhookStore(t, mongoURI, prefix)
+	waitUntil(t, "webhook messages naming ann", func() bool { return hooks.naming("ann") > 0 })
 
-	r := s.ok("/v2/users/data/delete", map[string]any{"userIds": []string{"ann"}})
+	bad := s.call("/v2/users/data/delete", map[string]any{"userIds": []string{"ann"}, "organizationIds": []string{""}})
+	expectStatus(t, bad, "INVALID_ARGUMENT", 400)
+	r := s.ok("/v2/users/data/delete", map[string]any{"userIds": []string{"ann"}, "organizationIds": []string{org}})
 	jobID, _ := r.DataMap()["jobId"].(string)
-	if jobID == "" || r.DataMap()["tasksCount"] != float64(4) {
+	if jobID == "" || r.DataMap()["tasksCount"] != float64(6) {
 		t.Fatalf("delete: %s", r.Raw)
 	}
-	var st map[string]any
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		st = s.ok("/v2/users/data/delete/status", map[string]any{"jobId": jobID}).DataMap()
-		if st["isDeleteCompleted"] == true || time.Now().After(deadline) {
-			break
+	st := s.waitErased(jobID)
+	services, _ := st["services"].(map[string]any)
+	for _, svc := range []string{"identity", "content", "notify", "activity", "memory", "workspace"} {
+		if services[svc] != "done" {
+			t.Fatalf("status: %v", st)
 		}
 	}
-	services, _ := st["services"].(map[string]any)
-	if st["isDeleteCompleted"] != true || st["tasksLeft"] != float64(0) || st["lastTaskCompletedTime"] == nil ||
-		services["identity"] != "done" || services["content"] != "done" || services["notify"] != "done" || services["activity"] != "done" {
+	if st["tasksLeft"] != float64(0) || st["lastTaskCompletedTime"] == nil {
 		t.Fatalf("status: %v", st)
 	}
-	p := s.e3UserData(s.ws, org, "ann", nil)
-	if len(p.comments)+len(p.reactions)+len(p.notifications) != 0 {
-		t.Fatalf("ann's data after erasure: %+v", p)
-	}
-	if u := s.ok("/v2/users/data/get", map[string]any{"organizationId": org, "userId": "ann"}).DataMap()["user"]; u != nil {
-		t.Fatalf("ann's profile after erasure: %v", u)
+	s.expectNothingOf(org, "ann")
+	if n := hooks.naming("ann"); n != 0 {
+		t.Fatalf("%d webhook messages still name ann: %v", n, hooks.payloadsNaming("ann"))
 	}
 	// bob's thread stays, with bob's comment; ann's reply is redacted.
 	b := s.e3UserData(s.ws, org, "bob", nil)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -14,7 +15,28 @@ func TestPermissionsAddGetRemove(t *testing.T) {
 		return s.ok("/v2/auth/permissions/get", with(data, "organizationId", org)).DataMap()
 	}
 
-	t.Run("add creates missing resources", func(t *testing.T) {
+	t.Run("add refuses a missing folder or document", func(t *testing.T) {
+		for _, missing := range []map[string]any{
+			{"type": "document", "id": "d1", "organizationId": org},
+			{"type": "folder", "id": "f1", "organizationId": org},
+		} {
+			r := s.fails("/v2/auth/permissions/add", map[string]any{"user": map[string]any{"userId": "u1"}, "permissions": map[string]any{"resources": []any{
+				map[string]any{"type": "organization", "id": org}, missing,
+			}}}, "NOT_FOUND", 404)
+			if msg, _ := r.Error["message"].(string); !strings.Contains(msg, missing["id"].(string)+" does not exist") {
+				t.Fatalf("message %q does not name %v", msg, missing)
+			}
+		}
+		// Nothing was written: not the organization either.
+		if got := field(t, s.ok("/v2/organizations/get", map[string]any{}), "id"); len(got) != 0 {
+			t.Fatalf("organizations = %v", got)
+		}
+	})
+
+	t.Run("add grants existing resources", func(t *testing.T) {
+		s.ok("/v2/organizations/folders/add", map[string]any{"organizationId": org, "createOrganization": true,
+			"folders": []any{map[string]any{"folderId": "f1"}}})
+		s.ok("/v2/organizations/documents/add", map[string]any{"organizationId": org, "documents": []any{map[string]any{"documentId": "d1"}}})
 		r := s.ok("/v2/auth/permissions/add", map[string]any{"user": map[string]any{"userId": "u1"}, "permissions": map[string]any{"resources": []any{
 			map[string]any{"type": "organization", "id": org, "accessRole": "viewer"},
 			map[string]any{"type": "document", "id": "d1", "organizationId": org, "accessRole": "editor", "expiresAt": soon},
@@ -178,6 +200,8 @@ func TestPermissionsAddGetRemove(t *testing.T) {
 func TestExpiredGrantsGrantNothing(t *testing.T) {
 	t.Parallel()
 	s := startStack(t)
+	s.ok("/v2/organizations/documents/add", map[string]any{"organizationId": "acme", "createOrganization": true,
+		"documents": []any{map[string]any{"documentId": "d1"}}})
 	expires := time.Now().UnixMilli() + 2000
 	s.ok("/v2/auth/permissions/add", map[string]any{"user": map[string]any{"userId": "temp"}, "permissions": map[string]any{"resources": []any{
 		map[string]any{"type": "document", "id": "d1", "organizationId": "acme", "expiresAt": expires},

@@ -133,6 +133,7 @@ func (s *stack) raw(method, path string, body []byte, headers map[string]string)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	s.checkContract(req, body, resp, b)
+	noInternalPlaceholder(s.t, path, body, b)
 	var env struct {
 		Result map[string]any `json:"result"`
 		Error  map[string]any `json:"error"`
@@ -181,5 +182,17 @@ func expectOK(t *testing.T, r reply) {
 	t.Helper()
 	if r.Code != 200 || r.Result["status"] != "success" {
 		t.Fatalf("want success, got %d %s", r.Code, r.Raw)
+	}
+}
+
+// internalPrefix starts the keys services make up for themselves
+// (svc-content's annotations.ReservedPrefix, e.g. "__svc_item:0"): none may
+// reach a client, on any call of any e2e test, unless the client sent it.
+const internalPrefix = "__svc_"
+
+func noInternalPlaceholder(t *testing.T, path string, req, resp []byte) {
+	t.Helper()
+	if bytes.Contains(resp, []byte(internalPrefix)) && !bytes.Contains(req, []byte(internalPrefix)) {
+		t.Errorf("%s: an internal placeholder (%s…) reached the response: %s", path, internalPrefix, resp)
 	}
 }

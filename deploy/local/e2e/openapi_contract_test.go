@@ -93,6 +93,13 @@ func TestOpenAPIValidationCatchesWrongShapes(t *testing.T) {
 	if err := c.check(post("/v2/users/add", good), []byte(good), 200, jsonHeader, []byte(okAnswer)); err != nil {
 		t.Fatalf("a correct exchange is reported: %v", err)
 	}
+	// A document's metadata keys sit beside its fields: an open answer.
+	docs := `{"data":{"organizationId":"o","documentIds":["d"]}}`
+	docAnswer := `{"result":{"status":"success","message":"m","data":[{"id":"d","accessType":"organizationPrivate","owner":"team-x"}]}}`
+	if err := c.check(post("/v2/organizations/documents/get", docs), []byte(docs), 200, jsonHeader, []byte(docAnswer)); err != nil {
+		t.Fatalf("a document with metadata is reported: %v", err)
+	}
+	perms := `{"data":{"organizationId":"o","userIds":["u"],"documentIds":["d"]}}`
 	cases := []struct {
 		name, path, req string
 		code            int
@@ -104,6 +111,9 @@ func TestOpenAPIValidationCatchesWrongShapes(t *testing.T) {
 		{"status the operation never gives", "/v2/users/add", good, 409, `{"error":{"message":"m","status":"ALREADY_EXISTS"}}`},
 		{"status of another HTTP code", "/v2/users/add", good, 400, `{"error":{"message":"m","status":"NOT_FOUND"}}`},
 		{"error without message", "/v2/users/add", good, 400, `{"error":{"message":"","status":"INVALID_ARGUMENT"}}`},
+		{"unknown key in a batch item", "/v2/users/add", good, 200, `{"result":{"status":"success","message":"m","data":{"u":{"success":true,"message":"x","extra":1}}}}`},
+		{"unknown key in a permission entry", "/v2/auth/permissions/get", perms, 200, `{"result":{"status":"success","message":"m","data":{"u":{"documents":{"d":{"accessRole":"editor","accessLevel":"full"}}}}}}`},
+		{"access word outside the vocabulary", "/v2/auth/permissions/get", perms, 200, `{"result":{"status":"success","message":"m","data":{"u":{"documents":{"d":{"accessRole":"editor","accessType":"default"}}}}}}`},
 		{"refused request succeeded", "/v2/users/add", `{"data":{"users":[]}}`, 200, okAnswer},
 		{"undocumented path succeeded", "/v2/users/frobnicate", good, 200, okAnswer},
 	}

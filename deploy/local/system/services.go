@@ -169,7 +169,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret = w.mongoURI, w.redisURL, w.secret
 		c.WorkspaceURL, c.ContentURL, c.NotifyURL = w.urls["workspace"], w.urls["content"], w.urls["notify"]
-		c.ActivityURL = w.urls["activity"]
+		c.ActivityURL, c.MemoryURL = w.urls["activity"], w.urls["memory"]
 		svc, err := svcidentity.New(ctx, c, svcidentity.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
 			return nil, err

@@ -17,6 +17,7 @@ type conn struct {
 	ws       *websocket.Conn
 	out      *batchConn // ws's socket
 	settings *Settings
+	origin   string // the upgrade's Origin header ("" from non-browsers)
 
 	mu      sync.Mutex
 	queue   [][]byte

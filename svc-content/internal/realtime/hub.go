@@ -23,6 +23,7 @@ type Options struct {
 	Access   Access
 	Redis    *redis.Client
 	Edits    EditSink
+	Origins  OriginPolicy // nil: every origin may connect
 	Settings Settings
 	Logger   *slog.Logger
 }
@@ -37,6 +38,7 @@ type Hub struct {
 	local    *localCounter // the fallback while Redis cannot count
 	heart    *RedisCounter
 	edits    EditSink
+	origins  OriginPolicy
 	settings Settings
 	logger   *slog.Logger
 	replica  string // this replica's id in fan-out messages
@@ -58,7 +60,7 @@ type Hub struct {
 func NewHub(o Options) *Hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &Hub{
-		store: o.Store, access: o.Access, edits: o.Edits, local: newLocalCounter(),
+		store: o.Store, access: o.Access, edits: o.Edits, origins: o.Origins, local: newLocalCounter(),
 		settings: o.Settings.WithDefaults(), logger: o.Logger, replica: rand.Text()[:16],
 		ctx: ctx, cancel: cancel, rooms: map[string]*room{}, conns: map[*conn]struct{}{},
 	}

@@ -76,7 +76,7 @@ func (a *IdentityAccess) Check(ctx context.Context, token, org, doc string) (Gra
 	e = accessEntry{expires: now.Add(a.ttl)}
 	switch {
 	case reply.Allowed:
-		e.grant = Grant{Workspace: reply.WorkspaceID, UserID: reply.UserID, Role: Role(reply.AccessRole), ExpiresAt: time.Unix(reply.ExpiresAt, 0)}
+		e.grant = Grant{Workspace: reply.WorkspaceID, UserID: reply.UserID, Role: Role(reply.AccessRole), ExpiresAt: tokenExpiry(reply.ExpiresAt)}
 		if e.grant.Role != RoleEditor {
 			e.grant.Role = RoleViewer
 		}
@@ -120,4 +120,19 @@ func (a *IdentityAccess) sweepLocked(now time.Time) {
 			delete(a.cache, k)
 		}
 	}
+}
+
+// secondsBelow separates the units of the token expiry identity answers:
+// epoch milliseconds, like every expiresAt; an identity of an earlier
+// version sent Unix seconds, which all lie below it (until the year 5138)
+// while every millisecond time after 1973 lies above.
+const secondsBelow = 100_000_000_000
+
+// tokenExpiry reads identity's expiresAt in either unit, so a rolling
+// upgrade of one service before the other keeps sessions ending on time.
+func tokenExpiry(v int64) time.Time {
+	if v < secondsBelow {
+		return time.Unix(v, 0)
+	}
+	return time.UnixMilli(v)
 }

@@ -12,8 +12,9 @@ import (
 // HTTP server's 4 KiB one is dropped: sync messages are small, and a
 // larger frame is read past the buffer) and lends write buffers from a
 // pool only while a write runs, so an idle connection holds no write
-// buffer. Any origin may connect: the credential is the token, not a
-// cookie.
+// buffer. Every origin gets the upgrade: the workspace whose allowed
+// domains apply is known only once the token is decided, and the Origin
+// is checked then (checkOrigin).
 var upgrader = websocket.Upgrader{
 	ReadBufferSize:  readBufferSize,
 	WriteBufferPool: &sync.Pool{},
@@ -31,6 +32,7 @@ func (h *Hub) accept(w http.ResponseWriter, r *http.Request) *conn {
 	}
 	ws.SetReadLimit(h.settings.MaxMessageBytes)
 	c := newConn(ws, &h.settings)
+	c.origin = r.Header.Get("Origin")
 	if !h.track(c) {
 		c.close(CloseGoingAway, "server shutting down; reconnect")
 		c.drain()

@@ -94,6 +94,9 @@ func (h *Hub) decide(ctx context.Context, c *conn, token, org, doc, editor strin
 		h.logger.Warn("realtime: access decision failed", "error", err)
 		return nil, nil, CloseInternal, "access could not be decided; retry"
 	}
+	if code, reason := h.checkOrigin(ctx, g.Workspace, c.origin); code != 0 {
+		return nil, nil, code, reason
+	}
 	key := DocKey{Workspace: g.Workspace, Org: org, Doc: doc, Editor: editor}
 	release, err = h.acquire(ctx, key)
 	if err != nil {

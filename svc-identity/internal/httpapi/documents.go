@@ -84,7 +84,7 @@ func documentItem(e identity.DocumentEntry) map[string]any {
 		item[k] = v
 	}
 	item["id"], item["documentName"], item["disabled"] = d.ID, d.Name, d.Disabled
-	item["accessType"], item["folderId"] = answeredAccessType(d.AccessType), d.FolderID
+	item["accessType"], item["folderId"] = e.AccessType, d.FolderID
 	item["createdAt"], item["lastUpdated"] = d.CreatedAt, d.LastUpdated
 	return item
 }
@@ -153,14 +153,4 @@ func handleDeleteDocuments(ids *identity.Service) gin.HandlerFunc {
 		}
 		return api.OK("Documents deleted.", out), nil
 	})
-}
-
-// answeredAccessType is the access vocabulary of every answer: the stored
-// document default is organizationPrivate, as permissions/get and folders
-// say it (inputs accept both names).
-func answeredAccessType(t string) string {
-	if t == identity.DocumentDefault {
-		return identity.OrganizationPrivate
-	}
-	return t
 }

@@ -1,6 +1,8 @@
 package httpapi_test
 
 import (
+	"maps"
+	"strings"
 	"testing"
 	"time"
 )
@@ -8,6 +10,12 @@ import (
 func TestPermissionsAddGetRemove(t *testing.T) {
 	e := newEnv(t)
 	later := e.now.Add(time.Hour).UnixMilli()
+	e.ok("ws1", "/v2/organizations/folders/add", map[string]any{
+		"organizationId": "o1", "createOrganization": true, "folders": []any{map[string]any{"folderId": "f1"}},
+	})
+	e.ok("ws1", "/v2/organizations/documents/add", map[string]any{
+		"organizationId": "o1", "documents": []any{map[string]any{"documentId": "d1"}},
+	})
 	r := e.ok("ws1", "/v2/auth/permissions/add", map[string]any{
 		"user": map[string]any{"userId": "u1"},
 		"permissions": resources(
@@ -59,6 +67,47 @@ func TestPermissionsAddGetRemove(t *testing.T) {
 	}
 	if f1 := u1["folders"].(map[string]any)["f1"].(map[string]any); f1["accessRole"] != "viewer" {
 		t.Errorf("f1 after removal = %v", f1)
+	}
+}
+
+// The interface creates a missing folder or document only where it says so
+// (users/add with createFolder / createDocument): a grant of one is refused
+// with NOT_FOUND naming it, and nothing is written.
+func TestPermissionsAddOnMissingFolderOrDocumentIsNotFound(t *testing.T) {
+	e := newEnv(t)
+	e.ok("ws1", "/v2/organizations/documents/add", map[string]any{
+		"organizationId": "o1", "createOrganization": true, "documents": []any{map[string]any{"documentId": "d1"}},
+	})
+	user := map[string]any{"userId": "u1"}
+	for _, missing := range []map[string]any{
+		{"type": "folder", "id": "nofolder", "organizationId": "o1"},
+		{"type": "document", "id": "nodoc", "organizationId": "o1"},
+		{"type": "document", "id": "d1", "organizationId": "o-none"},
+	} {
+		before := e.records()
+		r := e.fails("ws1", "/v2/auth/permissions/add", map[string]any{"user": user, "permissions": resources(
+			map[string]any{"type": "organization", "id": "o-new"},
+			map[string]any{"type": "document", "id": "d1", "organizationId": "o1"},
+			missing,
+		)}, "NOT_FOUND")
+		msg := r.body["error"].(map[string]any)["message"].(string)
+		if !strings.Contains(msg, "permissions.resources[2]") || !strings.Contains(msg, missing["id"].(string)+" does not exist") {
+			t.Errorf("message %q does not name the missing resource", msg)
+		}
+		if after := e.records(); !maps.Equal(before, after) {
+			t.Fatalf("%v: wrote %v → %v", missing, before, after)
+		}
+	}
+	// Removing a grant creates nothing either: it succeeds (the interface
+	// gives permissions/remove no NOT_FOUND) and the resources stay absent.
+	before := e.records()
+	e.ok("ws1", "/v2/auth/permissions/remove", map[string]any{"userId": "u1", "permissions": resources(
+		map[string]any{"type": "folder", "id": "nofolder", "organizationId": "o1"},
+		map[string]any{"type": "document", "id": "nodoc", "organizationId": "o1"},
+		map[string]any{"type": "organization", "id": "o-none"},
+	)})
+	if after := e.records(); !maps.Equal(before, after) {
+		t.Fatalf("permissions/remove wrote %v → %v", before, after)
 	}
 }
 

@@ -37,7 +37,7 @@ type realtimeAccess struct {
 	WorkspaceID     string `json:"workspaceId,omitempty"`
 	UserID          string `json:"userId,omitempty"`
 	AccessRole      string `json:"accessRole,omitempty"`
-	ExpiresAt       int64  `json:"expiresAt,omitempty"` // the token's, Unix seconds
+	ExpiresAt       int64  `json:"expiresAt,omitempty"` // the token's, epoch ms like every expiresAt
 }
 
 func handleRealtimeAccess(ids *identity.Service, secrets TokenSecrets, now func() time.Time) gin.HandlerFunc {
@@ -57,7 +57,7 @@ func handleRealtimeAccess(ids *identity.Service, secrets TokenSecrets, now func(
 		if err != nil {
 			return nil, err
 		}
-		out := realtimeAccess{WorkspaceID: claims.WorkspaceID, UserID: claims.UserID, ExpiresAt: claims.ExpiresAt.Unix()}
+		out := realtimeAccess{WorkspaceID: claims.WorkspaceID, UserID: claims.UserID, ExpiresAt: claims.ExpiresAt.UnixMilli()}
 		if info.AccessRole == "" {
 			out.Reason = "the token grants no access to document " + req.DocumentID + " of organization " + req.OrganizationID + " (or the grant was removed)"
 			return api.OK("Access refused.", out), nil

@@ -37,6 +37,13 @@ func handleEraseUsers(jobs *erasure.Service) gin.HandlerFunc {
 		if err := checkIDs("userIds", req.UserIDs); err != nil {
 			return nil, err
 		}
+		// organizationIds is the hosted product's hint where the users
+		// belong; erasure covers every organization of the workspace anyway
+		// (data in an organization left out must go too), so it is only
+		// checked and kept with the job.
+		if err := checkIDs("organizationIds", req.OrganizationIDs); err != nil {
+			return nil, err
+		}
 		j, err := jobs.Start(c.Request.Context(), workspace(c), erasure.Request{UserIDs: req.UserIDs, OrganizationIDs: req.OrganizationIDs})
 		if err != nil {
 			return nil, err

@@ -35,7 +35,8 @@ func (s *Service) UpdateFolderAccess(ctx context.Context, ws, orgID string, fold
 // UpdateDocumentAccess sets the access type of documents. restricted and
 // public are the document's own; organizationPrivate stores the default,
 // so the document takes its folder's access type (organizationPrivate
-// outside any folder), as permissions/get reports.
+// outside any folder). Each item answers the access type that now applies,
+// the one permissions/get and documents/get report.
 func (s *Service) UpdateDocumentAccess(ctx context.Context, ws, orgID string, docIDs []string, accessType string) (map[string]AccessResult, error) {
 	stored := accessType
 	if stored == OrganizationPrivate {
@@ -49,6 +50,20 @@ func (s *Service) UpdateDocumentAccess(ctx context.Context, ws, orgID string, do
 			return nil, err
 		}
 		out[id] = accessOutcome(found, accessType, "Document")
+	}
+	docs, err := s.store.GetDocuments(ctx, ws, orgID, docIDs)
+	if err != nil {
+		return nil, err
+	}
+	types, err := s.effectiveAccessTypes(ctx, ws, orgID, docs)
+	if err != nil {
+		return nil, err
+	}
+	for id, t := range types {
+		if r := out[id]; r.Success {
+			r.AccessType = t
+			out[id] = r
+		}
 	}
 	return out, nil
 }

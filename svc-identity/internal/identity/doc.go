@@ -22,10 +22,14 @@
 //     The highest role among the granting sources wins. A document's
 //     effective access type is its own when restricted or public, else its
 //     folder's, else organizationPrivate. Folders follow the same rules.
-//   - Granting implies existence: permissions/add creates a missing
-//     organization, folder (at the root) or document with default settings.
-//     users/add always creates a missing organization, but a missing folder
-//     or document only with createFolder / createDocument.
+//   - Only the interface's create rules create: users/add always creates a
+//     missing organization, a missing folder or document only with
+//     createFolder / createDocument. permissions/add creates a missing
+//     organization like users/add but refuses a missing folder or document
+//     with NOT_FOUND (nothing written); generate_token writes nothing.
+//   - Every answer says a document's effective access type (its own
+//     restricted or public, else its folder's, else organizationPrivate),
+//     never the stored "default".
 //   - Folders keep parentFolderId ("root" at the top) and ancestors, the path
 //     of folder ids from "root". Moving a folder recomputes the ancestors of
 //     the folder and of every descendant, one record at a time: re-running a

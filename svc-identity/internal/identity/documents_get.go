@@ -13,9 +13,12 @@ type DocumentsQuery struct {
 
 // DocumentEntry is one entry of documents/get: the document, or, for a
 // requested id that does not exist (or is not in FolderID), only its id.
+// AccessType is the document's effective access type, the one
+// permissions/get reports (never the stored "default").
 type DocumentEntry struct {
-	ID       string
-	Document *Document
+	ID         string
+	Document   *Document
+	AccessType string
 }
 
 // DocumentsPage is one page of documents/get.
@@ -52,9 +55,13 @@ func (s *Service) GetDocuments(ctx context.Context, ws string, q DocumentsQuery)
 			return DocumentsPage{}, err
 		}
 	}
+	types, err := s.effectiveAccessTypes(ctx, ws, q.OrganizationID, docs)
+	if err != nil {
+		return DocumentsPage{}, err
+	}
 	page.Entries = make([]DocumentEntry, len(docs))
 	for i := range docs {
-		page.Entries[i] = DocumentEntry{ID: docs[i].ID, Document: &docs[i]}
+		page.Entries[i] = DocumentEntry{ID: docs[i].ID, Document: &docs[i], AccessType: types[docs[i].ID]}
 	}
 	return page, nil
 }
@@ -70,9 +77,13 @@ func (s *Service) documentsByID(ctx context.Context, ws string, q DocumentsQuery
 			byID[docs[i].ID] = &docs[i]
 		}
 	}
+	types, err := s.effectiveAccessTypes(ctx, ws, q.OrganizationID, docs)
+	if err != nil {
+		return DocumentsPage{}, err
+	}
 	entries := make([]DocumentEntry, len(q.IDs))
 	for i, id := range q.IDs {
-		entries[i] = DocumentEntry{ID: id, Document: byID[id]}
+		entries[i] = DocumentEntry{ID: id, Document: byID[id], AccessType: types[id]}
 	}
 	return DocumentsPage{Entries: entries}, nil
 }

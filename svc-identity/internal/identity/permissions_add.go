@@ -2,7 +2,10 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/opencollab/backend/pkg/api"
 )
 
 // Grant is one resource of permissions/add.
@@ -22,9 +25,11 @@ func (g Grant) key(userID string) MembershipKey {
 }
 
 // AddPermissions grants userID each resource as a membership with its role
-// and expiry (checked to lie in the future by the caller). A grant implies
-// the resource exists, so a missing organization, folder (at the root) or
-// document is created with defaults.
+// and expiry (checked to lie in the future by the caller). A missing
+// organization is created, as users/add creates one; a folder or document
+// must exist (NOT_FOUND otherwise): nothing creates them implicitly but the
+// create flags of users/add and documents/add. Every resource is checked
+// before anything is written, so a refused request changes nothing.
 func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants []Grant) error {
 	for i, g := range grants {
 		if g.Type == ResourceFolder {
@@ -33,13 +38,20 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 			}
 		}
 	}
+	for i, g := range grants {
+		if err := s.mustExistForGrant(ctx, ws, i, g); err != nil {
+			return err
+		}
+	}
 	now := s.nowMilli()
 	if err := s.store.SaveUser(ctx, ws, Profile{UserID: userID}, now); err != nil {
 		return err
 	}
 	for _, g := range grants {
-		if err := s.ensureGranted(ctx, ws, g, now); err != nil {
-			return err
+		if g.Type == ResourceOrganization {
+			if err := s.store.EnsureOrganization(ctx, ws, g.ID, now); err != nil {
+				return err
+			}
 		}
 		role := g.AccessRole
 		if role == "" {
@@ -56,16 +68,22 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 	return nil
 }
 
-func (s *Service) ensureGranted(ctx context.Context, ws string, g Grant, now int64) error {
-	orgID := g.key("").OrganizationID
-	if err := s.store.EnsureOrganization(ctx, ws, orgID, now); err != nil {
-		return err
-	}
+// mustExistForGrant refuses a grant of a folder or document that does not
+// exist, naming the resource by its place in the request.
+func (s *Service) mustExistForGrant(ctx context.Context, ws string, i int, g Grant) error {
+	var err error
 	switch g.Type {
 	case ResourceFolder:
-		return s.store.EnsureFolder(ctx, ws, newRootFolder(orgID, g.ID, now))
+		_, err = s.store.GetFolder(ctx, ws, g.OrganizationID, g.ID)
 	case ResourceDocument:
-		return s.store.EnsureDocument(ctx, ws, newDocument(orgID, g.ID, now))
+		_, err = s.store.GetDocument(ctx, ws, g.OrganizationID, g.ID)
+	default:
+		return nil
 	}
-	return nil
+	if errors.Is(err, ErrNotFound) {
+		field := fmt.Sprintf("permissions.resources[%d]", i)
+		return api.Errorf(api.NotFound, "%s: %s %s does not exist in organization %s; create it first (/v2/organizations/%ss/add)",
+			field, g.Type, g.ID, g.OrganizationID, g.Type)
+	}
+	return err
 }

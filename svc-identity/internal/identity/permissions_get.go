@@ -110,10 +110,9 @@ func notFound(what string) PermInfo {
 }
 
 // loadResources reads the organization, the requested folders and
-// documents, and the folders on their paths (two rounds: the ancestors of a
-// folder's ancestors are among its own ancestors).
+// documents, and the folders on their paths.
 func (s *Service) loadResources(ctx context.Context, ws string, q PermissionsQuery) (resources, error) {
-	res := resources{folders: map[string]Folder{}, docs: map[string]Document{}}
+	res := resources{docs: map[string]Document{}}
 	org, err := s.store.GetOrganization(ctx, ws, q.OrganizationID)
 	switch {
 	case err == nil:
@@ -132,14 +131,45 @@ func (s *Service) loadResources(ctx context.Context, ws string, q PermissionsQue
 			want = append(want, d.FolderID)
 		}
 	}
-	if err := s.addFolders(ctx, ws, q.OrganizationID, want, res.folders); err != nil {
-		return res, err
+	res.folders, err = s.foldersWithPaths(ctx, ws, q.OrganizationID, want)
+	return res, err
+}
+
+// foldersWithPaths reads the folders ids and every folder on their paths
+// (two rounds: the ancestors of a folder's ancestors are among its own
+// ancestors).
+func (s *Service) foldersWithPaths(ctx context.Context, ws, orgID string, ids []string) (map[string]Folder, error) {
+	folders := map[string]Folder{}
+	if err := s.addFolders(ctx, ws, orgID, ids, folders); err != nil {
+		return nil, err
 	}
 	var ancestors []string
-	for _, f := range res.folders {
+	for _, f := range folders {
 		ancestors = append(ancestors, f.Ancestors...)
 	}
-	return res, s.addFolders(ctx, ws, q.OrganizationID, ancestors, res.folders)
+	return folders, s.addFolders(ctx, ws, orgID, ancestors, folders)
+}
+
+// effectiveAccessTypes is the access type permissions/get reports for
+// each document: its own restricted or public, else its folder's, else
+// organizationPrivate. Every answer that names a document's access type
+// says this one, so two operations never disagree about one document.
+func (s *Service) effectiveAccessTypes(ctx context.Context, ws, orgID string, docs []Document) (map[string]string, error) {
+	var want []string
+	for _, d := range docs {
+		if d.FolderID != "" {
+			want = append(want, d.FolderID)
+		}
+	}
+	folders, err := s.foldersWithPaths(ctx, ws, orgID, want)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(docs))
+	for _, d := range docs {
+		out[d.ID] = documentPlacement(d, folders).accessType
+	}
+	return out, nil
 }
 
 func (s *Service) addFolders(ctx context.Context, ws, orgID string, ids []string, into map[string]Folder) error {

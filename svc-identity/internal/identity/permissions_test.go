@@ -8,10 +8,79 @@ import (
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
 
-func TestGrantsCreateResourcesAndDecideAccess(t *testing.T) {
-	svc, st, clk := newService(t)
+// addResources creates organization orgID with its documents and
+// top-level folders through the documented operations: grants no longer
+// create them.
+func addResources(t *testing.T, svc *identity.Service, orgID string, folders, docs []string) {
+	t.Helper()
+	var fs []identity.FolderInput
+	for _, id := range folders {
+		fs = append(fs, identity.FolderInput{ID: id})
+	}
+	if _, err := svc.AddFolders(t.Context(), "ws1", identity.AddFoldersRequest{OrganizationID: orgID, CreateOrganization: true, Folders: fs}); err != nil {
+		t.Fatal(err)
+	}
+	var ds []identity.DocumentInput
+	for _, id := range docs {
+		ds = append(ds, identity.DocumentInput{ID: id})
+	}
+	if _, err := svc.AddDocuments(t.Context(), "ws1", identity.AddDocumentsRequest{OrganizationID: orgID, Documents: ds}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGrantsOfMissingFoldersOrDocumentsAreRefusedWithNothingWritten(t *testing.T) {
+	svc, st, _ := newService(t)
+	ctx := t.Context()
+	addResources(t, svc, "o1", []string{"f1"}, []string{"d1"})
+	for name, missing := range map[string]identity.Grant{
+		"document":              {Type: identity.ResourceDocument, ID: "ghost", OrganizationID: "o1"},
+		"folder":                {Type: identity.ResourceFolder, ID: "ghost", OrganizationID: "o1"},
+		"document of other org": {Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o2"},
+	} {
+		grants := []identity.Grant{
+			{Type: identity.ResourceOrganization, ID: "o3"},
+			{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1"},
+			missing,
+		}
+		err := svc.AddPermissions(ctx, "ws1", "u1", grants)
+		if apiErr, ok := api.AsError(err); !ok || apiErr.Status != api.NotFound {
+			t.Fatalf("%s: err = %v, want NOT_FOUND", name, err)
+		}
+	}
+	if _, err := st.GetOrganization(ctx, "ws1", "o3"); err == nil {
+		t.Error("a refused request created organization o3")
+	}
+	if _, err := st.GetDocument(ctx, "ws1", "o1", "ghost"); err == nil {
+		t.Error("a refused request created document ghost")
+	}
+	if _, err := st.GetFolder(ctx, "ws1", "o1", "ghost"); err == nil {
+		t.Error("a refused request created folder ghost")
+	}
+	got, err := svc.GetPermissions(ctx, "ws1", identity.PermissionsQuery{OrganizationID: "o1", UserIDs: []string{"u1"}, DocumentIDs: []string{"d1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got["u1"].Documents["d1"]; r.ErrorCode != identity.CodePermissionDenied {
+		t.Errorf("a refused request granted d1: %+v", r)
+	}
+}
+
+func TestGrantOfAMissingOrganizationCreatesIt(t *testing.T) {
+	svc, st, _ := newService(t)
+	if err := svc.AddPermissions(t.Context(), "ws1", "u1", []identity.Grant{{Type: identity.ResourceOrganization, ID: "o9"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GetOrganization(t.Context(), "ws1", "o9"); err != nil {
+		t.Fatalf("organization grant did not create the organization (as users/add does): %v", err)
+	}
+}
+
+func TestGrantsDecideAccess(t *testing.T) {
+	svc, _, clk := newService(t)
 	ctx := t.Context()
 	soon := clk.t.Add(time.Hour).UnixMilli()
+	addResources(t, svc, "o1", []string{"f1"}, []string{"d1"})
 	err := svc.AddPermissions(ctx, "ws1", "u1", []identity.Grant{
 		{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer},
 		{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1", AccessRole: identity.RoleEditor, ExpiresAt: &soon},
@@ -19,12 +88,6 @@ func TestGrantsCreateResourcesAndDecideAccess(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := st.GetDocument(ctx, "ws1", "o1", "d1"); err != nil {
-		t.Fatalf("grant did not create the document: %v", err)
-	}
-	if _, err := st.GetFolder(ctx, "ws1", "o1", "f1"); err != nil {
-		t.Fatalf("grant did not create the folder: %v", err)
 	}
 	restricted := identity.Restricted
 	if _, err := svc.AddDocuments(ctx, "ws1", identity.AddDocumentsRequest{
@@ -68,6 +131,7 @@ func TestGrantsCreateResourcesAndDecideAccess(t *testing.T) {
 func TestMissingResourceIsNotFoundWithDetails(t *testing.T) {
 	svc, _, _ := newService(t)
 	ctx := t.Context()
+	addResources(t, svc, "o1", nil, []string{"d1"})
 	if err := svc.AddPermissions(ctx, "ws1", "u1", []identity.Grant{{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +162,7 @@ func TestRemovingTheOrganizationGrantKeepsDocumentGrants(t *testing.T) {
 		{Type: identity.ResourceDocument, ID: "d1", OrganizationID: "o1"},
 		{Type: identity.ResourceDocument, ID: "d2", OrganizationID: "o1"},
 	}
+	addResources(t, svc, "o1", nil, []string{"d1", "d2"})
 	if err := svc.AddPermissions(ctx, "ws1", "u1", grants); err != nil {
 		t.Fatal(err)
 	}

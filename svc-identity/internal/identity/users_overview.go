@@ -10,7 +10,7 @@ import (
 type UserOverviewStore interface {
 	// CountUserMemberships counts the user's memberships of resources of
 	// type t in the organization, leaving out those expired at activeAt
-	// (Unix seconds).
+	// (epoch ms).
 	CountUserMemberships(ctx context.Context, ws, orgID, userID string, t ResourceType, activeAt int64) (int64, error)
 }
 

@@ -2,7 +2,7 @@
 // with each retrieval mode and prints recall@5, MRR, suggest accuracy and
 // cross-organization results, overall and per category.
 //
-//	go run ./cmd/memoryeval [-failures]
+//	go run ./cmd/memoryeval [-hybrid-only] [-failures] [-thesaurus]
 package main
 
 import (
@@ -21,21 +21,26 @@ func main() {
 	failures := flag.Bool("failures", false, "list the failed dev cases of the hybrid mode")
 	testFailures := flag.Bool("test-failures", false, "also list the failed held-out test cases (not while tuning)")
 	hybridOnly := flag.Bool("hybrid-only", false, "run the hybrid mode only")
+	thesaurus := flag.Bool("thesaurus", false, "turn on the lexical index's WordNet thesaurus (off by default)")
 	flag.Parse()
 	modes := []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid}
 	if *hybridOnly {
 		modes = modes[2:]
 	}
-	if err := run(context.Background(), modes, *failures, *testFailures); err != nil {
+	opt := evalset.Options{Thesaurus: *thesaurus}
+	if err := run(context.Background(), modes, opt, *failures, *testFailures); err != nil {
 		fmt.Fprintln(os.Stderr, "memoryeval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, modes []string, listFailures, listTestFailures bool) error {
+func run(ctx context.Context, modes []string, opt evalset.Options, listFailures, listTestFailures bool) error {
 	set, err := evalset.Load()
 	if err != nil {
 		return err
+	}
+	if opt.Thesaurus {
+		fmt.Println("lexical index with the WordNet thesaurus (-thesaurus)")
 	}
 	fmt.Printf("evaluation set: %d judgments, %d cases; built-in embedder; goals recall@5 >= %.2f, suggest accuracy >= %.2f, 0 cross-organization results\n\n",
 		len(set.Judgments), len(set.Cases), evalset.GoalRecall5, evalset.GoalSuggest)
@@ -43,7 +48,7 @@ func run(ctx context.Context, modes []string, listFailures, listTestFailures boo
 	fmt.Println("|---|---|---|---|---|---|---|")
 	var hybrid *evalset.Metrics
 	for _, mode := range modes {
-		m, err := evalset.Run(ctx, set, mode)
+		m, err := evalset.RunWith(ctx, set, mode, opt)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,9 @@ import (
 
 // Term is one analysed word.
 type Term struct {
+	// Word is the lowercase word as written (for the thesaurus, which is
+	// keyed by word: SensesOf).
+	Word string
 	// Stem is the Porter2 stem, prefixed with NegPrefix when the word is
 	// in the scope of a negation.
 	Stem string
@@ -86,7 +89,7 @@ func analyzeClause(clause string, out []Term) []Term {
 		if StopWord(w) {
 			continue
 		}
-		t := Term{Stem: Stem(w), Concept: ConceptOf(w), Pos: pos}
+		t := Term{Word: w, Stem: Stem(w), Concept: ConceptOf(w), Pos: pos}
 		pos++
 		if negateNext > 0 {
 			negateNext--

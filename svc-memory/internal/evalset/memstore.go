@@ -125,3 +125,15 @@ func (m *memStore) CountAll(context.Context) (int64, error) {
 	defer m.mu.Unlock()
 	return int64(len(m.docs)), nil
 }
+
+func (m *memStore) ReviewedBy(_ context.Context, ws string, userIDs []string) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, d := range m.docs {
+		if d.WorkspaceID == ws && slices.Contains(userIDs, d.Reviewer.UserID) {
+			out = append(out, d.RecordID)
+		}
+	}
+	return out, nil
+}

@@ -50,11 +50,23 @@ type Metrics struct {
 	TestFailures []string
 }
 
+// Options vary the service the evaluation runs beyond its defaults.
+type Options struct {
+	// Thesaurus turns on the lexical index's WordNet thesaurus
+	// (lexical.WithThesaurus).
+	Thesaurus bool
+}
+
 // Run builds the memory service for mode (memory.RetrievalHybrid, Vector
-// or Lexical) on the built-in embedder, ingests the corpus and runs every
-// case.
+// or Lexical) on the built-in embedder with the default settings, ingests
+// the corpus and runs every case.
 func Run(ctx context.Context, set *Set, mode string) (*Metrics, error) {
-	svc, err := newService(ctx, set, mode)
+	return RunWith(ctx, set, mode, Options{})
+}
+
+// RunWith is Run with options.
+func RunWith(ctx context.Context, set *Set, mode string, opt Options) (*Metrics, error) {
+	svc, err := newService(ctx, set, mode, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +89,7 @@ func Run(ctx context.Context, set *Set, mode string) (*Metrics, error) {
 // it, so recency weighting is reproducible.
 var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
-func newService(ctx context.Context, set *Set, mode string) (*memory.Service, error) {
+func newService(ctx context.Context, set *Set, mode string, opt Options) (*memory.Service, error) {
 	emb := embed.NewHashing(embed.DefaultDim)
 	review, err := vector.NewEmbedded(vector.Options{Dim: emb.Dim()})
 	if err != nil {
@@ -88,9 +100,13 @@ func newService(ctx context.Context, set *Set, mode string) (*memory.Service, er
 		return nil, err
 	}
 	st := newMemStore()
+	var lexOpts []lexical.Option
+	if opt.Thesaurus {
+		lexOpts = append(lexOpts, lexical.WithThesaurus())
+	}
 	svc := memory.NewService(memory.Deps{
 		Store: st, Review: review, Content: content, Embedder: emb, Model: emb.Model(),
-		Lexical: lexical.New(), Retrieval: mode, Now: func() time.Time { return now },
+		Lexical: lexical.New(lexOpts...), Retrieval: mode, Now: func() time.Time { return now },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	for _, j := range set.Judgments {

@@ -5,6 +5,7 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
@@ -40,4 +41,5 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, mem *memory.Service, ag 
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(MigratePath, handleMigrate(mem))
 	internal.POST(HasDataPath, handleHasData(mem))
+	internal.POST(erasure.Path, erasure.Handler(mem.EraseReviewers)) // GDPR: judgments and vectors
 }

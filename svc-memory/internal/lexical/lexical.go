@@ -11,6 +11,7 @@
 package lexical
 
 import (
+	"strconv"
 	"sync"
 
 	"github.com/opencollab/backend/svc-memory/internal/analysis"
@@ -38,6 +39,41 @@ const (
 	conceptTF     = 0.8
 )
 
+// With WithThesaurus, the WordNet senses of a word (analysis.SensesOf)
+// index and query as terms of their own too, at senseTF times the sense's
+// weight: "cost" finds "price" through the concept they share, well below
+// the exact word (a word has several senses; 0.4 and 0.8 ranked worse on
+// the evaluation set's dev split). Off by default: on the evaluation set
+// it did not raise recall (svc-memory/BENCHMARKS.md).
+const (
+	sensePrefix = "#"
+	senseTF     = 0.2
+)
+
+// senseTerm is the term of a sense of a word, negated with the word.
+func senseTerm(s analysis.Sense, negated bool) string {
+	if negated {
+		return sensePrefix + analysis.NegPrefix + strconv.FormatUint(uint64(s.ID), 10)
+	}
+	return sensePrefix + strconv.FormatUint(uint64(s.ID), 10)
+}
+
+// sensesFunc returns the thesaurus senses a term indexes and queries,
+// nil when the index does not use the thesaurus.
+type sensesFunc func(analysis.Term) []analysis.Sense
+
+func (x *Index) senses() sensesFunc {
+	if !x.thesaurus {
+		return nil
+	}
+	return func(t analysis.Term) []analysis.Sense {
+		if t.Negator {
+			return nil
+		}
+		return analysis.SensesOf(t.Word)
+	}
+}
+
 // Doc is one judgment to index.
 type Doc struct {
 	ID      string
@@ -48,12 +84,26 @@ type Doc struct {
 
 // Index is the lexical index of every workspace. Safe for concurrent use.
 type Index struct {
-	mu     sync.RWMutex
-	shards map[string]*shard
+	mu        sync.RWMutex
+	shards    map[string]*shard
+	thesaurus bool
 }
 
+// Option configures an Index.
+type Option func(*Index)
+
+// WithThesaurus makes the index match words through the WordNet
+// thesaurus as well (senseTF).
+func WithThesaurus() Option { return func(x *Index) { x.thesaurus = true } }
+
 // New returns an empty index.
-func New() *Index { return &Index{shards: map[string]*shard{}} }
+func New(opts ...Option) *Index {
+	x := &Index{shards: map[string]*shard{}}
+	for _, o := range opts {
+		o(x)
+	}
+	return x
+}
 
 // Upsert indexes docs, replacing those with the same ID in their workspace.
 func (x *Index) Upsert(docs ...Doc) {
@@ -69,7 +119,7 @@ func (x *Index) Upsert(docs ...Doc) {
 			sh = newShard()
 			x.shards[d.Payload.WorkspaceID] = sh
 		}
-		sh.upsert(d, analysed[i])
+		sh.upsert(d, analysed[i], x.senses())
 	}
 }
 
@@ -112,17 +162,22 @@ type Hit struct {
 	// word, or a word of the same lexicon concept); Words how many the
 	// query has. One shared word is weak evidence however rare it is.
 	Matched, Words int
+	// Found is how many of the query's words the document has in any
+	// field searched (Matched counts the fully weighed ones only).
+	Found int
 }
 
 // Weights weigh the two fields (BM25F).
 type Weights [numFields]float64
 
 // ReviewWeights and ContentWeights are the field weights of a review and
-// a content search: a review search reads decision and reasoning only
-// (rest-interface: embeddingType review), a content search the content
-// and a little of what was said about it.
+// a content search: a review search reads decision and reasoning, and a
+// little of the reviewed content for the ranking (a question often quotes
+// the content: "the page says it cures anxiety"); a content search the
+// content and a little of what was said about it. Only the fully weighed
+// field is evidence (evidenceFields).
 var (
-	ReviewWeights  = Weights{1, 0}
+	ReviewWeights  = Weights{1, 0.3}
 	ContentWeights = Weights{0.3, 1}
 )
 
@@ -139,5 +194,5 @@ func (x *Index) Search(query string, f vector.Filter, limit int, w Weights) []Hi
 	if sh == nil {
 		return nil
 	}
-	return sh.search(terms, f, limit, w)
+	return sh.search(terms, f, limit, w, x.senses())
 }

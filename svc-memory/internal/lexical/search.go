@@ -18,8 +18,11 @@ const (
 	// proximityBoost adds this share of the matched IDF, scaled by how
 	// tightly the matched words sit together.
 	proximityBoost = 0.3
-	// maxQueryTerms bounds the work of a very long query.
-	maxQueryTerms = 64
+	// maxQueryTerms bounds the work of a very long query;
+	// maxQueryTermsSenses with the thesaurus, whose senses (several a
+	// word) come after the words and concepts.
+	maxQueryTerms       = 64
+	maxQueryTermsSenses = 256
 	// rerankFactor: phrase and proximity are computed for this many
 	// times limit best BM25 candidates.
 	rerankFactor = 4
@@ -45,8 +48,12 @@ type docAcc struct {
 	hits [][]posting
 }
 
-func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
+func (s *shard) queryTerms(terms []analysis.Term, senses sensesFunc) []queryTerm {
 	var out []queryTerm
+	limit := maxQueryTerms
+	if senses != nil {
+		limit = maxQueryTermsSenses
+	}
 	index := map[string]int{}
 	n := float64(max(s.live, 1))
 	add := func(stem string, qi int, weight float64) {
@@ -55,7 +62,7 @@ func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
 			out[i].weight = max(out[i].weight, weight)
 			return
 		}
-		if len(out) == maxQueryTerms {
+		if len(out) == limit {
 			return
 		}
 		qt := queryTerm{stem: stem, qpos: []int{qi}, weight: weight}
@@ -74,6 +81,12 @@ func (s *shard) queryTerms(terms []analysis.Term) []queryTerm {
 		if t.Concept != "" {
 			add(conceptPrefix+t.Concept, qi, conceptTF)
 		}
+		if senses == nil {
+			continue
+		}
+		for _, sn := range senses(t) {
+			add(senseTerm(sn, t.Negated), qi, senseTF*float64(sn.Weight))
+		}
 	}
 	return out
 }
@@ -86,8 +99,8 @@ func (s *shard) idf(id uint32, ok bool, n float64) float64 {
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
-func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weights) []Hit {
-	qts := s.queryTerms(terms)
+func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weights, senses sensesFunc) []Hit {
+	qts := s.queryTerms(terms, senses)
 	accs := s.accumulate(qts, f, w)
 	if len(accs) == 0 {
 		return nil
@@ -102,8 +115,10 @@ func (s *shard) search(terms []analysis.Term, f vector.Filter, limit int, w Weig
 	hits := make([]Hit, len(top))
 	for i, a := range top {
 		d := &s.docs[a.doc]
-		hits[i] = Hit{ID: d.id, Payload: d.payload, Score: a.score, Coverage: s.coverage(qts, a)}
-		hits[i].Matched, hits[i].Words = matchedWords(qts, a)
+		ev := evidenceFields(w)
+		hits[i] = Hit{ID: d.id, Payload: d.payload, Score: a.score, Coverage: s.coverage(qts, a, ev)}
+		hits[i].Matched, hits[i].Words = matchedWords(qts, a, ev)
+		hits[i].Found, _ = matchedWords(qts, a, [numFields]bool{true, true})
 	}
 	return hits
 }
@@ -169,9 +184,21 @@ func (s *shard) accumulate(qts []queryTerm, f vector.Filter, w Weights) []*docAc
 	return out
 }
 
+// evidenceFields are the fields a search weighs fully: what a judgment
+// says there is evidence (Coverage, Matched); a field weighed less only
+// helps ranking (a review search finds a judgment also by the reviewed
+// content, but the reasoning has to make the point).
+func evidenceFields(w Weights) [numFields]bool {
+	var ev [numFields]bool
+	for f, x := range w {
+		ev[f] = x >= 1
+	}
+	return ev
+}
+
 // coverage is the larger of the query's IDF share the document has and
 // the document's review-term IDF share the query has (see Hit).
-func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
+func (s *shard) coverage(qts []queryTerm, a *docAcc, ev [numFields]bool) float64 {
 	var total, have float64
 	queryHas := map[uint32]bool{}
 	for qi, qt := range qts {
@@ -184,7 +211,9 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 		}
 		var best float32
 		for _, p := range a.hits[qi] {
-			best = max(best, min(p.tf, 1))
+			if ev[p.field] {
+				best = max(best, min(p.tf, 1))
+			}
 		}
 		have += qt.idf * float64(best)
 	}
@@ -210,12 +239,13 @@ func (s *shard) coverage(qts []queryTerm, a *docAcc) float64 {
 
 // matchedWords counts the query word positions the document matched
 // (through any of their terms) and the query's word positions.
-func matchedWords(qts []queryTerm, a *docAcc) (matched, words int) {
+func matchedWords(qts []queryTerm, a *docAcc, ev [numFields]bool) (matched, words int) {
 	all, have := map[int]bool{}, map[int]bool{}
 	for qi, qt := range qts {
+		in := slices.ContainsFunc(a.hits[qi], func(p posting) bool { return ev[p.field] })
 		for _, p := range qt.qpos {
 			all[p] = true
-			if len(a.hits[qi]) > 0 {
+			if in {
 				have[p] = true
 			}
 		}

@@ -61,7 +61,7 @@ type occurrence struct {
 	pos []int32
 }
 
-func (s *shard) upsert(d Doc, fields [numFields][]analysis.Term) {
+func (s *shard) upsert(d Doc, fields [numFields][]analysis.Term, senses sensesFunc) {
 	s.remove(d.ID)
 	n := uint32(len(s.docs))
 	nd := doc{id: d.ID, payload: d.Payload, live: true}
@@ -85,6 +85,12 @@ func (s *shard) upsert(d Doc, fields [numFields][]analysis.Term) {
 			}
 			if t.Concept != "" {
 				add(conceptPrefix+t.Concept, conceptTF, t.Pos)
+			}
+			if senses == nil {
+				continue
+			}
+			for _, sn := range senses(t) {
+				add(senseTerm(sn, t.Negated), senseTF*sn.Weight, t.Pos)
 			}
 		}
 		nd.length[f] = float32(len(terms))

@@ -86,6 +86,9 @@ type Store interface {
 	MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error)
 	// HasDocumentData reports whether ws has a judgment of doc in org.
 	HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error)
+	// ReviewedBy lists the record ids of ws's judgments whose reviewer is
+	// one of userIDs (GDPR erasure).
+	ReviewedBy(ctx context.Context, ws string, userIDs []string) ([]string, error)
 
 	// Unindexed returns up to limit judgments of any workspace not marked
 	// indexed.

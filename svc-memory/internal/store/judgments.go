@@ -261,3 +261,23 @@ func (s *Judgments) find(ctx context.Context, filter bson.D, opts *options.FindO
 	}
 	return out, nil
 }
+
+// ReviewedBy implements memory.Store.
+func (s *Judgments) ReviewedBy(ctx context.Context, ws string, userIDs []string) ([]string, error) {
+	cur, err := s.coll.Find(ctx, bson.D{{Key: "workspaceId", Value: ws}, {Key: "reviewerId", Value: bson.M{"$in": userIDs}}},
+		options.Find().SetProjection(bson.M{"recordId": 1}))
+	if err != nil {
+		return nil, fmt.Errorf("find judgments by reviewer: %w", err)
+	}
+	var docs []struct {
+		RecordID string `bson:"recordId"`
+	}
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("read judgments by reviewer: %w", err)
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.RecordID
+	}
+	return ids, nil
+}

@@ -103,6 +103,8 @@ func handleGetSettings(svc *workspace.Service) gin.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return api.OK("Workspace settings retrieved.", features.SettingsResponse{WorkspaceID: set.WorkspaceID, Features: set.Features}), nil
+		return api.OK("Workspace settings retrieved.", features.SettingsResponse{
+			WorkspaceID: set.WorkspaceID, Features: set.Features, AllowedDomains: set.AllowedDomains,
+		}), nil
 	})
 }

@@ -5,6 +5,7 @@ package httpapi
 import (
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-workspace/internal/delivery"
@@ -33,10 +34,12 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, svc *workspace.Service, 
 	forWorkspace := authed.Group("", internalauth.RequireWorkspace())
 	config := forWorkspace.Group("/v2/workspace")
 	emailConfigRoutes(config, hooks) // /emailconfig/get|update
+	domainRoutes(config, svc)        // /domains/add|delete
 	webhookRoutes(config, hooks)     // /advancedwebhookconfig/*, /advancedwebhook/endpoints/*
 	attemptRoutes(forWorkspace, deliveries, hooks.RequireEnabled)
 
 	internal := authed.Group("", internalauth.RequireService())
 	internal.POST(LookupPath, handleLookup(svc))
 	internal.POST(features.SettingsPath, handleGetSettings(svc))
+	internal.POST(erasure.Path, erasure.Handler(deliveries.EraseUsers)) // GDPR: webhook payloads
 }

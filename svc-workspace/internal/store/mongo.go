@@ -48,10 +48,16 @@ type workspaceDoc struct {
 // only the switches ever set: a missing one means enabled.
 type settingsDoc struct {
 	Features map[string]bool `bson:"features,omitempty"`
+	// AllowedDomains and DomainsVersion: domains/add|delete.
+	AllowedDomains []string `bson:"allowedDomains,omitempty"`
+	DomainsVersion int64    `bson:"domainsVersion,omitempty"`
 }
 
 func (d workspaceDoc) toWorkspace() workspace.Workspace {
 	w := workspace.Workspace{ID: d.ID, APIKey: d.APIKey, Name: d.Name, CreatedAt: d.CreatedAt}
+	if d.Settings != nil {
+		w.Domains, w.DomainsVersion = d.Settings.AllowedDomains, d.Settings.DomainsVersion
+	}
 	if d.Settings != nil && len(d.Settings.Features) > 0 {
 		w.Switches = make(map[features.Name]bool, len(d.Settings.Features))
 		for name, on := range d.Settings.Features {

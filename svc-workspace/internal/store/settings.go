@@ -47,3 +47,26 @@ func (m *Mongo) SetFeatureSwitches(ctx context.Context, workspaceID string, swit
 	}
 	return d.toWorkspace(), nil
 }
+
+// SaveDomains implements workspace.Store: the list is written only if its
+// version is still fromVersion (0: never written), so two concurrent
+// changes cannot lose each other's entries, without transactions.
+func (m *Mongo) SaveDomains(ctx context.Context, workspaceID string, fromVersion int64, domains []string) error {
+	filter := bson.M{"_id": workspaceID, "settings.domainsVersion": fromVersion}
+	if fromVersion == 0 {
+		filter = bson.M{"_id": workspaceID, "settings.domainsVersion": bson.M{"$exists": false}}
+	}
+	res, err := m.workspaces.UpdateOne(ctx, filter, bson.M{"$set": bson.M{
+		"settings.allowedDomains": domains, "settings.domainsVersion": fromVersion + 1,
+	}})
+	if err != nil {
+		return fmt.Errorf("save allowed domains: %w", err)
+	}
+	if res.MatchedCount == 1 {
+		return nil
+	}
+	if _, err := m.WorkspaceByID(ctx, workspaceID); err != nil {
+		return err // ErrNotFound, or the read's failure
+	}
+	return workspace.ErrConflict
+}

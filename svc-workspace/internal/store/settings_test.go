@@ -60,3 +60,32 @@ func TestFeatureSwitches(t *testing.T) {
 		t.Fatalf("update of unknown id: err = %v, want ErrNotFound", err)
 	}
 }
+
+// TestSaveDomainsIsCompareAndSwap: a write from a version the list has
+// left is ErrConflict, a missing workspace ErrNotFound.
+func TestSaveDomainsIsCompareAndSwap(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	if err := s.InsertWorkspace(ctx, workspace.Workspace{ID: "ws_1", APIKey: "ak_1", CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveDomains(ctx, "ws_1", 0, []string{"a.example"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveDomains(ctx, "ws_1", 0, []string{"b.example"}); !errors.Is(err, workspace.ErrConflict) {
+		t.Fatalf("second write from version 0: %v, want ErrConflict", err)
+	}
+	if err := s.SaveDomains(ctx, "ws_1", 1, []string{"a.example", "c.example"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveDomains(ctx, "ws_1", 1, nil); !errors.Is(err, workspace.ErrConflict) {
+		t.Fatalf("write from version 1 after version 2: %v, want ErrConflict", err)
+	}
+	w, err := s.WorkspaceByID(ctx, "ws_1")
+	if err != nil || w.DomainsVersion != 2 || len(w.Domains) != 2 || w.Domains[1] != "c.example" {
+		t.Fatalf("stored: %+v, %v", w, err)
+	}
+	if err := s.SaveDomains(ctx, "ws_missing", 0, nil); !errors.Is(err, workspace.ErrNotFound) {
+		t.Fatalf("missing workspace: %v", err)
+	}
+}

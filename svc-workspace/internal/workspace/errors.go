@@ -14,6 +14,7 @@ import (
 var (
 	ErrNotFound  = errors.New("not found")
 	ErrDuplicate = errors.New("duplicate")
+	ErrConflict  = errors.New("changed concurrently")
 )
 
 // errUnknownAPIKey is what an operator or the gateway sees for a key that

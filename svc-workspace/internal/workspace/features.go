@@ -14,6 +14,9 @@ type FeatureSet struct {
 	WorkspaceID string
 	APIKey      string
 	Features    map[features.Name]bool
+	// AllowedDomains are the workspace's allowed web origins (the other
+	// services' settings lookup carries them to the realtime endpoints).
+	AllowedDomains []string
 }
 
 // featureSetOf lists every known feature of w, enabled unless an operator
@@ -25,7 +28,7 @@ func featureSetOf(w Workspace) FeatureSet {
 		on, set := w.Switches[f]
 		effective[f] = on || !set
 	}
-	return FeatureSet{WorkspaceID: w.ID, APIKey: w.APIKey, Features: effective}
+	return FeatureSet{WorkspaceID: w.ID, APIKey: w.APIKey, Features: effective, AllowedDomains: w.Domains}
 }
 
 // parseSwitches turns an operator's {name: bool} into switches, refusing

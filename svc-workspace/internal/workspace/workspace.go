@@ -5,6 +5,7 @@ package workspace
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/opencollab/backend/pkg/features"
@@ -20,6 +21,11 @@ type Workspace struct {
 	// Switches are the feature switches an operator has set; a feature
 	// missing here is enabled (see EffectiveFeatures).
 	Switches map[features.Name]bool
+	// Domains are the allowed web origins of the realtime endpoints
+	// (pkg/origins entries, in the order added); DomainsVersion counts
+	// their changes, for compare-and-swap writes.
+	Domains        []string
+	DomainsVersion int64
 }
 
 // Store is the persistence the operations need.
@@ -34,6 +40,10 @@ type Store interface {
 	// the others as they are, and returns the workspace as updated;
 	// ErrNotFound when it does not exist.
 	SetFeatureSwitches(ctx context.Context, workspaceID string, switches map[features.Name]bool) (Workspace, error)
+	// SaveDomains replaces the allowed domains of workspaceID if they are
+	// still at version fromVersion; ErrConflict when they moved,
+	// ErrNotFound when the workspace does not exist.
+	SaveDomains(ctx context.Context, workspaceID string, fromVersion int64, domains []string) error
 	// AddToken makes tokenHash a live token of workspaceID. Adding the same
 	// hash to the same workspace again is a no-op; ErrDuplicate when the hash
 	// belongs to another workspace.
@@ -56,6 +66,11 @@ type Service struct {
 	store Store
 	cache CredentialCache
 	now   func() time.Time
+	// domainsMu serializes this replica's changes of allowed domains: the
+	// store's compare-and-swap keeps replicas apart on MongoDB, but the
+	// embedded FerretDB v1 does not match filter and write atomically
+	// under concurrent updates (lost adds in TestDomainsConcurrentAddsLoseNothing).
+	domainsMu sync.Mutex
 }
 
 // NewService returns a Service over store and cache.

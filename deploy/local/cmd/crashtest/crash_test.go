@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"testing"
 	"time"
-
-	"github.com/opencollab/backend/deploy/local/internal/localproc"
 )
 
 // One small kill -9 run in the embedded mode (FerretDB on SQLite, the
@@ -13,16 +10,7 @@ import (
 // The deterministic, bounded version of `make crashtest`; the kill point
 // is random, the expectation is not.
 func TestKill9OfDeployLocalLosesNoEvent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs deploy/local")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	work, bin, cleanup, err := localproc.Workspace(ctx, "crashtest", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
+	ctx, work, bin := localTest(t)
 	cfg := config{runs: 1, writes: 60, workers: 2, modes: []string{"embedded"}, wait: time.Minute, bin: bin}
 	r, err := runOnce(ctx, cfg, "embedded", 1, work)
 	if err != nil {

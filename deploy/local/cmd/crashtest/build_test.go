@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/deploy/local/internal/localproc"
+)
+
+// built is the deploy/local binary the package's tests share: building it
+// is most of a test's time, so it is built once.
+var built struct {
+	once      sync.Once
+	work, bin string
+	cleanup   func()
+	err       error
+}
+
+// localTest skips in -short mode and returns a context bounding the test
+// to 3 minutes, the shared work folder and the binary (built on first use).
+func localTest(t *testing.T) (ctx context.Context, work, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs deploy/local")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	built.once.Do(func() {
+		built.work, built.bin, built.cleanup, built.err = localproc.Workspace(ctx, "crashtest", "")
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return ctx, built.work, built.bin
+}
+
+// TestMain removes the shared folder after the tests, unless
+// KEEP_CRASHTEST is set (to read the logs of deploy/local).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.cleanup != nil && os.Getenv("KEEP_CRASHTEST") == "" {
+		built.cleanup()
+	}
+	os.Exit(code)
+}

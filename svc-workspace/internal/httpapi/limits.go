@@ -1,0 +1,12 @@
+package httpapi
+
+import "github.com/opencollab/backend/pkg/api"
+
+// The batch limits of svc-workspace's operations: request structs name
+// them as validate:"max=@workspace.…", and the API reference lists them
+// from api.Limits.
+var limitTable = []api.Limit{
+	{Name: "workspace.domains", Max: 100, Doc: "domains of workspace/domains/add and delete"},
+}
+
+func init() { api.RegisterLimits(limitTable...) }
