@@ -94,7 +94,13 @@ type MembershipStore interface {
 	// ExpiresAt makes the membership permanent. Idempotent like SaveUsers.
 	SaveMemberships(ctx context.Context, ws string, ms []Membership) error
 	GetMembership(ctx context.Context, ws string, key MembershipKey) (Membership, error)
-	SetMembershipRole(ctx context.Context, ws string, key MembershipKey, role Role) error
+	// MembersAt returns which of userIDs have a membership of the resource
+	// of at (its UserID unused), expired ones included. The request's
+	// limit bounds userIDs.
+	MembersAt(ctx context.Context, ws string, at MembershipKey, userIDs []string) ([]string, error)
+	// SetMembershipRoles sets role on the memberships of the resource of at
+	// held by userIDs, keeping everything else (expiry); idempotent.
+	SetMembershipRoles(ctx context.Context, ws string, at MembershipKey, userIDs []string, role Role) error
 	// IsOrganizationMember reports whether the user has any membership in
 	// the organization (organization, folder or document level).
 	IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error)

@@ -59,13 +59,16 @@ func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem)
 			groups[id] = g
 			order = append(order, id)
 		}
-		g.keys = append(g.keys, it.key)
+		g.ids = append(g.ids, stored["_id"])
 	}
 	for _, id := range order {
 		g := groups[id]
-		var filter any = bson.M{"$or": g.keys}
-		if len(g.keys) == 1 {
-			filter = g.keys[0] // a plain key: the store can use its index
+		var filter any = bson.M{"_id": bson.M{"$in": g.ids}}
+		if len(g.ids) == 1 {
+			// An exact _id alone: the one filter FerretDB v1 (the embedded
+			// store) answers from its index; anything else scans the
+			// collection, once per distinct change.
+			filter = bson.M{"_id": g.ids[0]}
 		}
 		if _, err := coll.UpdateMany(ctx, filter, g.update); err != nil {
 			return fmt.Errorf("update many in %s: %w", coll.Name(), err)
@@ -74,10 +77,10 @@ func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem)
 	return insertFresh(ctx, coll, fresh)
 }
 
-// updateGroup is one update applied to the existing documents of keys.
+// updateGroup is one update applied to the existing documents of ids.
 type updateGroup struct {
 	update bson.M
-	keys   bson.A
+	ids    bson.A
 }
 
 // withoutInsertOnly is update without $setOnInsert, for a document known to
@@ -94,11 +97,11 @@ func withoutInsertOnly(update bson.M) bson.M {
 
 // existingKeys reads the stored documents of the items' keys, by key.
 func existingKeys(ctx context.Context, coll *mongo.Collection, items []upsertItem) (map[string]bson.M, error) {
-	or := make(bson.A, len(items))
+	keys := make([]bson.D, len(items))
 	for i, it := range items {
-		or[i] = it.key
+		keys[i] = it.key
 	}
-	docs, err := findAll[bson.M](ctx, coll, bson.M{"$or": or})
+	docs, err := findAll[bson.M](ctx, coll, anyOfKeys(keys))
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +110,46 @@ func existingKeys(ctx context.Context, coll *mongo.Collection, items []upsertIte
 		found[keyString(keyOf(items[0].key, d))] = d
 	}
 	return found, nil
+}
+
+// anyOfKeys matches the documents of keys: keys that differ in one field
+// only (the users of a workspace, the memberships of a resource) as one
+// $in, which a store without an index for the filter (FerretDB) evaluates
+// far faster than an $or of whole keys.
+func anyOfKeys(keys []bson.D) bson.D {
+	varying := -1
+	for f := range keys[0] {
+		for _, k := range keys[1:] {
+			if len(k) != len(keys[0]) || k[f].Key != keys[0][f].Key {
+				return orOfKeys(keys)
+			}
+			if !sameValue(k[f].Value, keys[0][f].Value) {
+				if varying >= 0 && varying != f {
+					return orOfKeys(keys)
+				}
+				varying = f
+				break
+			}
+		}
+	}
+	if varying < 0 {
+		return keys[0]
+	}
+	in := make(bson.A, len(keys))
+	for i, k := range keys {
+		in[i] = k[varying].Value
+	}
+	out := append(bson.D{}, keys[0]...)
+	out[varying] = bson.E{Key: out[varying].Key, Value: bson.M{"$in": in}}
+	return out
+}
+
+func orOfKeys(keys []bson.D) bson.D {
+	or := make(bson.A, len(keys))
+	for i, k := range keys {
+		or[i] = k
+	}
+	return bson.D{{Key: "$or", Value: or}}
 }
 
 // changesNothing reports whether applying it to stored would leave every

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
@@ -83,10 +85,35 @@ func (s *Store) GetMembership(ctx context.Context, ws string, key identity.Membe
 	return r.domain(), nil
 }
 
-// SetMembershipRole implements identity.MembershipStore.
-func (s *Store) SetMembershipRole(ctx context.Context, ws string, key identity.MembershipKey, role identity.Role) error {
-	_, err := updateOne(ctx, s.members, membershipKey(ws, key), bson.M{"$set": bson.M{"accessRole": string(role)}})
-	return err
+// MembersAt implements identity.MembershipStore with one query.
+func (s *Store) MembersAt(ctx context.Context, ws string, at identity.MembershipKey, userIDs []string) ([]string, error) {
+	recs, err := findAll[membershipRecord](ctx, s.members, membersFilter(ws, at, userIDs),
+		options.Find().SetProjection(bson.M{"userId": 1}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.UserID
+	}
+	return out, nil
+}
+
+// SetMembershipRoles implements identity.MembershipStore with one update;
+// memberships that hold the role already are left out of it.
+func (s *Store) SetMembershipRoles(ctx context.Context, ws string, at identity.MembershipKey, userIDs []string, role identity.Role) error {
+	filter := append(membersFilter(ws, at, userIDs), bson.E{Key: "accessRole", Value: bson.M{"$ne": string(role)}})
+	if _, err := s.members.UpdateMany(ctx, filter, bson.M{"$set": bson.M{"accessRole": string(role)}}); err != nil {
+		return fmt.Errorf("update many in %s: %w", s.members.Name(), err)
+	}
+	return nil
+}
+
+// membersFilter matches the memberships of at's resource held by userIDs.
+func membersFilter(ws string, at identity.MembershipKey, userIDs []string) bson.D {
+	return append(orgKey(ws, at.OrganizationID),
+		bson.E{Key: "resourceType", Value: string(at.Type)}, bson.E{Key: "resourceId", Value: at.ResourceID},
+		bson.E{Key: "userId", Value: bson.M{"$in": userIDs}})
 }
 
 // IsOrganizationMember implements identity.MembershipStore.
