@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/mongodb"
@@ -51,9 +52,6 @@ type AddItemResult struct {
 	CommentIDs   []int64 `json:"commentIds" validate:"max=@content.ids"`
 	Message      string  `json:"message"`
 }
-
-// errExists is addOne's answer for an annotationId already in use.
-var errExists = errors.New("annotation already exists")
 
 func (r *AddRequest) validate() error {
 	if r.VerifyUserPermissions {
@@ -105,39 +103,50 @@ func (in AnnotationInput) validate(path string) error {
 	return nil
 }
 
-// Add stores new annotations. Each item is written on its own: an item whose
-// annotationId already exists fails alone (success:false) while the others
-// are written. Invalid input fails the whole request before any write.
+// Add stores new annotations. An item whose annotationId already exists
+// fails alone (success:false) while the others are written. Invalid input
+// fails the whole request before any write.
+//
+// The writes are batched and ordered so a failure part way shows nothing
+// half written, and the same request again completes it (items written by
+// the failed attempt answer "already exists"; send annotationIds to retry
+// safely): the annotation numbers (one counter step for the request), the
+// feed entries of every new annotation (one step per distinct feed and
+// bucket, which pages skip until an annotation backs them), then one
+// unordered insert of the annotations.
 func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[string]AddItemResult, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
+	sc := Scope{ws, req.OrganizationID, req.DocumentID}
 	out := make(map[string]AddItemResult, len(req.CommentAnnotations))
+	fresh, err := s.newAnnotations(ctx, sc, req.CommentAnnotations, out)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.feedAddAll(ctx, fresh); err != nil {
+		return nil, err
+	}
+	added, err := s.insertAnnotations(ctx, fresh)
+	if err != nil {
+		return nil, err
+	}
 	events := s.batch()
-	defer events.publish(ctx) // also for the items written before a failure
-	for _, item := range req.CommentAnnotations {
-		// An item without an annotationId is keyed by the id generated for
-		// it, so a caller can find its annotation in the answer.
-		key := item.AnnotationID
-		a, err := s.addOne(ctx, Scope{ws, req.OrganizationID, req.DocumentID}, item)
-		if err != nil {
-			if !errors.Is(err, errExists) {
-				return nil, err
-			}
-			out[key] = AddItemResult{AnnotationID: item.AnnotationID, CommentIDs: []int64{},
-				Message: fmt.Sprintf("annotation %s already exists", item.AnnotationID)}
+	defer events.publish(ctx)
+	for i, a := range fresh {
+		if !added[i] {
+			out[a.AnnotationID] = existsResult(a.AnnotationID)
 			continue
 		}
 		ids := make([]int64, len(a.Comments))
 		for j, c := range a.Comments {
 			ids[j] = c.CommentID
 		}
-		if key == "" {
-			key = a.AnnotationID
-		}
-		out[key] = AddItemResult{Success: true, AnnotationID: a.AnnotationID, CommentIDs: ids, Message: "Annotation added."}
-		root := item.CommentData[0]
-		events.add(ctx, EventAnnotationAdd, a, EventData{
+		// An item without an annotationId is keyed by the id generated
+		// for it, so a caller can find its annotation in the answer.
+		out[a.AnnotationID] = AddItemResult{Success: true, AnnotationID: a.AnnotationID, CommentIDs: ids, Message: "Annotation added."}
+		root := a.input.CommentData[0]
+		events.add(ctx, EventAnnotationAdd, a.Annotation, EventData{
 			TargetComment: commentRef(a.Comments[0]), ActionUser: a.From,
 			TriggerNotification: root.TriggerNotification, TriggerActivities: root.TriggerActivities,
 		})
@@ -145,21 +154,70 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 	return out, nil
 }
 
-// addOne builds and inserts one annotation.
-func (s *Service) addOne(ctx context.Context, sc Scope, in AnnotationInput) (*Annotation, error) {
-	now := s.nowMs()
-	if in.AnnotationID != "" {
-		// Checked first so a duplicate spends no number and no feed rows;
-		// the insert below still settles a race.
-		err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(sc.WorkspaceID, in.AnnotationID)},
-			options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
-		if err == nil {
-			return nil, errExists
+// newAnnotation is an annotation to insert with the item it comes from.
+type newAnnotation struct {
+	*Annotation
+	input AnnotationInput
+}
+
+func existsResult(id string) AddItemResult {
+	return AddItemResult{AnnotationID: id, CommentIDs: []int64{}, Message: fmt.Sprintf("annotation %s already exists", id)}
+}
+
+// newAnnotations builds the annotations of the items whose annotationId is
+// not taken (answering the others in out), numbered in request order.
+// Taken ids are read first, by _id (the one filter the embedded store
+// serves from an index), so a duplicate spends no number and no feed rows;
+// the insert still settles a race.
+func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []AnnotationInput, out map[string]AddItemResult) ([]newAnnotation, error) {
+	var fresh []newAnnotation
+	for _, in := range items {
+		if in.AnnotationID != "" {
+			taken, err := s.annotationExists(ctx, sc.WorkspaceID, in.AnnotationID)
+			if err != nil {
+				return nil, err
+			}
+			if taken {
+				out[in.AnnotationID] = existsResult(in.AnnotationID)
+				continue
+			}
 		}
-		if !mongodb.IsNotFound(err) {
-			return nil, fmt.Errorf("look up annotation: %w", err)
+		a, err := s.build(sc, in)
+		if err != nil {
+			return nil, err
 		}
+		fresh = append(fresh, newAnnotation{a, in})
 	}
+	if len(fresh) == 0 {
+		return nil, nil
+	}
+	last, err := s.reserveAnnotationNumbers(ctx, sc.WorkspaceID, sc.OrganizationID, sc.DocumentID, int64(len(fresh)))
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range fresh {
+		a.AnnotationNumber = last - int64(len(fresh)) + int64(i) + 1
+		a.derive()
+		a.IndexedRows = feedRows(a.Annotation)
+	}
+	return fresh, nil
+}
+
+func (s *Service) annotationExists(ctx context.Context, ws, id string) (bool, error) {
+	err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)},
+		options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
+	if mongodb.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up annotation: %w", err)
+	}
+	return true, nil
+}
+
+// build makes the annotation of one item, without its number.
+func (s *Service) build(sc Scope, in AnnotationInput) (*Annotation, error) {
+	now := s.nowMs()
 	a := &Annotation{
 		WorkspaceID: sc.WorkspaceID, OrganizationID: sc.OrganizationID, DocumentID: sc.DocumentID,
 		AnnotationID: in.AnnotationID, Type: orDefault(in.Type, "comment"), CommentType: in.CommentType,
@@ -195,21 +253,33 @@ func (s *Service) addOne(ctx context.Context, sc Scope, in AnnotationInput) (*An
 	for i, c := range in.CommentData {
 		a.Comments = append(a.Comments, c.newComment(ids[i], now))
 	}
-	if a.AnnotationNumber, err = s.nextAnnotationNumber(ctx, sc.WorkspaceID, sc.OrganizationID, sc.DocumentID); err != nil {
-		return nil, err
-	}
-	a.derive()
-	a.IndexedRows = feedRows(a)
-	if err := s.feedAdd(ctx, a, a.IndexedRows); err != nil {
-		return nil, err
-	}
-	if _, err := s.annotations.InsertOne(ctx, a); err != nil {
-		if mongodb.IsDuplicateKey(err) {
-			return nil, errExists
-		}
-		return nil, fmt.Errorf("insert annotation: %w", err)
-	}
 	return a, nil
+}
+
+// insertAnnotations inserts the annotations with one unordered insert and
+// reports which were inserted; one whose id another writer took meanwhile
+// is not (a duplicate key), anything else fails the request.
+func (s *Service) insertAnnotations(ctx context.Context, list []newAnnotation) ([]bool, error) {
+	added := make([]bool, len(list))
+	if len(list) == 0 {
+		return added, nil
+	}
+	docs := make([]any, len(list))
+	for i, a := range list {
+		docs[i], added[i] = a.Annotation, true
+	}
+	_, err := s.annotations.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	var bwe mongo.BulkWriteException
+	if err != nil && (!errors.As(err, &bwe) || bwe.WriteConcernError != nil) {
+		return nil, fmt.Errorf("insert annotations: %w", err)
+	}
+	for _, we := range bwe.WriteErrors {
+		if !we.HasErrorCode(11000) {
+			return nil, fmt.Errorf("insert annotations: %w", err)
+		}
+		added[we.Index] = false
+	}
+	return added, nil
 }
 
 func orDefault(s, def string) string {

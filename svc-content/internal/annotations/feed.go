@@ -109,23 +109,54 @@ func without(list, other []string) []string {
 // write that records the rows, so a failed write leaves at most entries the
 // annotation does not back, which pages skip.
 func (s *Service) feedAdd(ctx context.Context, a *Annotation, keys []string) error {
-	if len(keys) == 0 {
+	rows := make([]feedItem, len(keys))
+	for i, k := range keys {
+		rows[i] = feedItem{a, k}
+	}
+	return s.feedAddRows(ctx, rows)
+}
+
+// feedAddAll is feedAdd of the rows of many new annotations, batched
+// across them: one head step per distinct feed, one insert of the row
+// documents, one update per distinct bucket.
+func (s *Service) feedAddAll(ctx context.Context, list []newAnnotation) error {
+	var rows []feedItem
+	for _, a := range list {
+		for _, k := range a.IndexedRows {
+			rows = append(rows, feedItem{a.Annotation, k})
+		}
+	}
+	return s.feedAddRows(ctx, rows)
+}
+
+// feedItem is one row key of an annotation.
+type feedItem struct {
+	a   *Annotation
+	key string
+}
+
+func (s *Service) feedAddRows(ctx context.Context, rows []feedItem) error {
+	if len(rows) == 0 {
 		return nil
 	}
-	seqs, err := s.allocateSeqs(ctx, a, keys)
+	seqs, err := s.allocateSeqs(ctx, rows)
 	if err != nil {
 		return err
 	}
 	byBucket := map[string][]any{}
-	for i, key := range keys {
-		r, _ := parseFeedRow(key)
-		id := bucketID(a.WorkspaceID, a.OrganizationID, r.user, r.kind, seqs[i]/feedBucket)
-		byBucket[id] = append(byBucket[id], feedEntry(seqs[i], a.AnnotationID, key))
+	var order []string
+	for i, row := range rows {
+		r, _ := parseFeedRow(row.key)
+		id := bucketID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind, seqs[i]/feedBucket)
+		if byBucket[id] == nil {
+			order = append(order, id)
+		}
+		byBucket[id] = append(byBucket[id], feedEntry(seqs[i], row.a.AnnotationID, row.key))
 	}
-	for id, entries := range byBucket {
+	for _, id := range order {
 		unlock := s.feedLocks.lock(id)
 		_, err := s.feed.UpdateOne(ctx, bson.M{"_id": id},
-			bson.M{"$addToSet": bson.M{"entries": bson.M{"$each": entries}}}, options.UpdateOne().SetUpsert(true))
+			bson.M{"$addToSet": bson.M{"entries": bson.M{"$each": byBucket[id]}}}, options.UpdateOne().SetUpsert(true))
 		unlock()
 		if err != nil {
 			return fmt.Errorf("feed bucket: %w", err)
@@ -136,19 +167,24 @@ func (s *Service) feedAdd(ctx context.Context, a *Annotation, keys []string) err
 
 // allocateSeqs returns each row's sequence number: the one its row document
 // holds, or a new one from its feed's head (one $inc per feed).
-func (s *Service) allocateSeqs(ctx context.Context, a *Annotation, keys []string) ([]int64, error) {
-	groups := map[string][]int{} // head id → indexes into keys
-	for i, key := range keys {
-		r, err := parseFeedRow(key)
+func (s *Service) allocateSeqs(ctx context.Context, rows []feedItem) ([]int64, error) {
+	groups := map[string][]int{} // head id → indexes into rows
+	var heads []string
+	for i, row := range rows {
+		r, err := parseFeedRow(row.key)
 		if err != nil {
 			return nil, err
 		}
-		h := headID(a.WorkspaceID, a.OrganizationID, r.user, r.kind)
+		h := headID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind)
+		if groups[h] == nil {
+			heads = append(heads, h)
+		}
 		groups[h] = append(groups[h], i)
 	}
-	seqs := make([]int64, len(keys))
-	docs := make([]any, 0, len(keys))
-	for h, idx := range groups {
+	seqs := make([]int64, len(rows))
+	docs := make([]any, 0, len(rows))
+	for _, h := range heads {
+		idx := groups[h]
 		last, err := s.bumpHead(ctx, h, int64(len(idx)))
 		if err != nil {
 			return nil, err
@@ -157,8 +193,8 @@ func (s *Service) allocateSeqs(ctx context.Context, a *Annotation, keys []string
 			seqs[i] = last - int64(len(idx)) + int64(j) + 1
 		}
 	}
-	for i, key := range keys {
-		docs = append(docs, bson.M{"_id": rowDocID(a.WorkspaceID, a.AnnotationID, key), "seq": seqs[i]})
+	for i, row := range rows {
+		docs = append(docs, bson.M{"_id": rowDocID(row.a.WorkspaceID, row.a.AnnotationID, row.key), "seq": seqs[i]})
 	}
 	_, err := s.feedRows.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	var bwe mongo.BulkWriteException

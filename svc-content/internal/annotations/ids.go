@@ -24,15 +24,16 @@ func counterID(ws, orgID, docID string) string {
 	return string(b)
 }
 
-// nextAnnotationNumber increments and returns the document's annotation
-// counter (created at 1). Two first-time upserts may race on the _id; the
-// loser simply runs again and finds the document.
-func (s *Service) nextAnnotationNumber(ctx context.Context, ws, orgID, docID string) (int64, error) {
+// reserveAnnotationNumbers adds n to the document's annotation counter
+// (created at n) and returns its new value: the caller owns the n numbers
+// up to it. Two first-time upserts may race on the _id; the loser simply
+// runs again and finds the document.
+func (s *Service) reserveAnnotationNumbers(ctx context.Context, ws, orgID, docID string, n int64) (int64, error) {
 	key := counterID(ws, orgID, docID)
 	defer s.locks.lock(key)()
 	filter := bson.M{"_id": key}
 	update := bson.M{
-		"$inc":         bson.M{"seq": int64(1)},
+		"$inc":         bson.M{"seq": n},
 		"$setOnInsert": bson.M{"workspaceId": ws, "organizationId": orgID, "documentId": docID},
 	}
 	opts := options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)
