@@ -65,6 +65,10 @@ type DocumentStore interface {
 	// EnsureDocument inserts d unless a document with its id exists.
 	EnsureDocument(ctx context.Context, ws string, d Document) error
 	UpdateDocument(ctx context.Context, ws, orgID string, in DocumentInput, now int64) (found bool, err error)
+	// UpdateDocuments is UpdateDocument of a batch (the caller bounds it)
+	// with few store commands; it returns the ids of documents that do not
+	// exist. Idempotent.
+	UpdateDocuments(ctx context.Context, ws, orgID string, ins []DocumentInput, now int64) (missing []string, err error)
 	ListDocuments(ctx context.Context, ws string, q DocumentQuery) ([]Document, error)
 	// DeleteDocument removes the document and its memberships.
 	DeleteDocument(ctx context.Context, ws, orgID, docID string) (found bool, err error)

@@ -32,20 +32,29 @@ type upsertItem struct {
 // step is idempotent, so a retry after a failure part way completes the
 // batch; an insert that lost a race to another writer becomes an update.
 func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem) error {
-	if len(items) == 0 {
-		return nil
-	}
-	existing, err := existingKeys(ctx, coll, items)
+	fresh, err := updateExisting(ctx, coll, items)
 	if err != nil {
 		return err
 	}
-	var fresh []upsertItem
+	return insertFresh(ctx, coll, fresh)
+}
+
+// updateExisting applies the updates of items whose documents exist (one
+// read, then one command per distinct change) and returns the others.
+func updateExisting(ctx context.Context, coll *mongo.Collection, items []upsertItem) (missing []upsertItem, err error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	existing, err := existingKeys(ctx, coll, items)
+	if err != nil {
+		return nil, err
+	}
 	groups := map[string]*updateGroup{}
 	var order []string
 	for _, it := range items {
 		stored, found := existing[keyString(it.key)]
 		if !found {
-			fresh = append(fresh, it)
+			missing = append(missing, it)
 			continue
 		}
 		if changesNothing(stored, it) {
@@ -71,10 +80,10 @@ func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem)
 			filter = bson.M{"_id": g.ids[0]}
 		}
 		if _, err := coll.UpdateMany(ctx, filter, g.update); err != nil {
-			return fmt.Errorf("update many in %s: %w", coll.Name(), err)
+			return nil, fmt.Errorf("update many in %s: %w", coll.Name(), err)
 		}
 	}
-	return insertFresh(ctx, coll, fresh)
+	return missing, nil
 }
 
 // updateGroup is one update applied to the existing documents of ids.

@@ -75,6 +75,28 @@ func (s *Store) EnsureDocument(ctx context.Context, ws string, d identity.Docume
 
 // UpdateDocument implements identity.DocumentStore.
 func (s *Store) UpdateDocument(ctx context.Context, ws, orgID string, in identity.DocumentInput, now int64) (bool, error) {
+	return updateOne(ctx, s.docs, documentKey(ws, orgID, in.ID), bson.M{"$set": documentSet(in, now)})
+}
+
+// UpdateDocuments implements identity.DocumentStore with one read and an
+// update by _id per distinct change (updateExisting).
+func (s *Store) UpdateDocuments(ctx context.Context, ws, orgID string, ins []identity.DocumentInput, now int64) ([]string, error) {
+	items := make([]upsertItem, len(ins))
+	for i, in := range ins {
+		items[i] = upsertItem{key: documentKey(ws, orgID, in.ID), update: bson.M{"$set": documentSet(in, now)}, stamp: "lastUpdated"}
+	}
+	missing, err := updateExisting(ctx, s.docs, items)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(missing))
+	for i, it := range missing {
+		ids[i] = it.key[len(it.key)-1].Value.(string)
+	}
+	return ids, nil
+}
+
+func documentSet(in identity.DocumentInput, now int64) bson.M {
 	set := bson.M{"lastUpdated": now}
 	if in.Name != nil {
 		set["documentName"] = *in.Name
@@ -86,7 +108,7 @@ func (s *Store) UpdateDocument(ctx context.Context, ws, orgID string, in identit
 		set["disabled"] = *in.Disabled
 	}
 	metadataSet(set, "metadata", in.Metadata)
-	return updateOne(ctx, s.docs, documentKey(ws, orgID, in.ID), bson.M{"$set": set})
+	return set
 }
 
 // ListDocuments implements identity.DocumentStore.

@@ -1,0 +1,124 @@
+// Command batchtest sends every batch operation at its largest size (the
+// named limits of the README) to deploy/local on its embedded stores and
+// prints how long each took, the first time and again with the same body
+// (a retry, which must complete or repeat the work idempotently).
+//
+//	go run ./deploy/local/cmd/batchtest
+//	go run ./deploy/local/cmd/batchtest -bin bin/local
+//
+// The exit status is 1 when a call did not answer 2xx or took over -limit.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/internal/localproc"
+)
+
+type config struct {
+	bin   string
+	limit time.Duration
+}
+
+func main() {
+	var cfg config
+	flag.StringVar(&cfg.bin, "bin", "", "a built deploy/local (default: built into a temporary folder)")
+	flag.DurationVar(&cfg.limit, "limit", 5*time.Second, "longest answer counted as good")
+	flag.Parse()
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	bad, err := realMain(ctx, cfg)
+	if err != nil {
+		slog.Error("batchtest failed", "error", err)
+		os.Exit(1)
+	}
+	if bad > 0 {
+		os.Exit(1)
+	}
+}
+
+func realMain(ctx context.Context, cfg config) (int, error) {
+	work, bin, cleanup, err := localproc.Workspace(ctx, "batchtest", cfg.bin)
+	if err != nil {
+		return 0, err
+	}
+	defer cleanup()
+	addr, err := localproc.FreeAddr()
+	if err != nil {
+		return 0, err
+	}
+	p, err := localproc.Start(ctx, localproc.Options{
+		Bin: bin, DataDir: filepath.Join(work, "data"), Addr: addr, Log: filepath.Join(work, "local.log"),
+	})
+	if err != nil {
+		return 0, err
+	}
+	defer p.Stop()
+	c := localproc.NewClient(p.URL, 5*time.Minute)
+	before := benchkit.LoadAverage()
+	var rows []row
+	for _, op := range operations() {
+		benchkit.Progress("%s (%s)", op.path, op.size)
+		r := row{op: op}
+		for i := range r.calls {
+			start := time.Now()
+			code, _, err := c.Post(ctx, op.path, op.body())
+			r.calls[i] = call{code: code, took: time.Since(start), err: err}
+		}
+		rows = append(rows, r)
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+	}
+	return report(os.Stdout, cfg, rows, before, benchkit.LoadAverage()), nil
+}
+
+// row is one operation sent twice.
+type row struct {
+	op    operation
+	calls [2]call
+}
+
+type call struct {
+	code int
+	took time.Duration
+	err  error
+}
+
+func report(w *os.File, cfg config, rows []row, before, after string) int {
+	fmt.Fprintf(w, "\nbatchtest: every batch operation at its limit on deploy/local (embedded stores)\n")
+	fmt.Fprintf(w, "load average before %s, after %s\n\n", before, after)
+	fmt.Fprintln(w, "| operation | size | first | again (same body) |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	bad := 0
+	var slowest row
+	var slowestTook time.Duration
+	for _, r := range rows {
+		cells := [2]string{}
+		for i, c := range r.calls {
+			cells[i] = fmt.Sprintf("%.2f s (%d)", c.took.Seconds(), c.code)
+			if c.err != nil {
+				cells[i] = fmt.Sprintf("no answer after %.2f s: %v", c.took.Seconds(), c.err)
+			}
+			if c.err != nil || c.code/100 != 2 || c.took > cfg.limit {
+				bad++
+			}
+			if c.took > slowestTook {
+				slowest, slowestTook = r, c.took
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.op.path, r.op.size, cells[0], cells[1])
+	}
+	fmt.Fprintf(w, "\nslowest: %s (%s) %.2f s; calls not 2xx or over %s: %d\n", slowest.op.path, slowest.op.size, slowestTook.Seconds(), cfg.limit, bad)
+	return bad
+}
