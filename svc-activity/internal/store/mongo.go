@@ -169,6 +169,9 @@ func (m *Mongo) upsert(ctx context.Context, ws string, recs []activity.Record) e
 	if len(recs) == 0 {
 		return nil
 	}
+	if m.pointReads {
+		return m.replaceEach(ctx, ws, recs)
+	}
 	models := make([]mongo.WriteModel, len(recs))
 	for i, r := range recs {
 		models[i] = mongo.NewReplaceOneModel().
@@ -182,6 +185,22 @@ func (m *Mongo) upsert(ctx context.Context, ws string, recs []activity.Record) e
 	}
 	if err != nil {
 		return fmt.Errorf("write activities: %w", err)
+	}
+	return nil
+}
+
+// replaceEach replaces records one at a time by exact _id, for FerretDB:
+// it hangs on a bulk write of many statements and scans every record for
+// any other filter. ReplaceAll has just refused immutable records; the
+// one-process embedded store leaves only a concurrent request of this
+// process to change that meanwhile, and the last writer wins as on a
+// replace of a mutable record.
+func (m *Mongo) replaceEach(ctx context.Context, ws string, recs []activity.Record) error {
+	for _, r := range recs {
+		doc := newDoc(ws, r)
+		if _, err := m.coll.ReplaceOne(ctx, bson.M{"_id": doc.Key}, doc, options.Replace().SetUpsert(true)); err != nil {
+			return fmt.Errorf("write activity: %w", err)
+		}
 	}
 	return nil
 }
