@@ -108,6 +108,9 @@ type MembershipStore interface {
 	// IsOrganizationMember reports whether the user has any membership in
 	// the organization (organization, folder or document level).
 	IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error)
+	// OrganizationMembersAmong returns which of userIDs have a membership
+	// in the organization (the caller bounds userIDs); ids may repeat.
+	OrganizationMembersAmong(ctx context.Context, ws, orgID string, userIDs []string) ([]string, error)
 	DeleteMembership(ctx context.Context, ws string, key MembershipKey) (found bool, err error)
 	// DeleteMemberships removes a user's memberships of one resource type
 	// and id in every organization (permission removal without an
@@ -150,9 +153,13 @@ type MemberCursor struct {
 
 // GroupStore keeps user groups and their members.
 type GroupStore interface {
-	SaveGroup(ctx context.Context, ws string, g Group, now int64) (created bool, err error)
 	GroupExists(ctx context.Context, ws, orgID, groupID string) (bool, error)
-	AddGroupMember(ctx context.Context, ws, orgID, groupID, userID string, now int64) error
+	// SaveGroups creates or renames groups (the caller bounds the batch)
+	// and returns the ids of those it created; idempotent.
+	SaveGroups(ctx context.Context, ws string, groups []Group, now int64) (created []string, err error)
+	// AddGroupMembers puts users into a group (the caller bounds the
+	// batch); idempotent.
+	AddGroupMembers(ctx context.Context, ws, orgID, groupID string, userIDs []string, now int64) error
 	RemoveGroupMember(ctx context.Context, ws, orgID, groupID, userID string) (found bool, err error)
 	// RemoveAllGroupMembers empties the group and returns who was in it.
 	RemoveAllGroupMembers(ctx context.Context, ws, orgID, groupID string) ([]string, error)

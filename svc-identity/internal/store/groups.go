@@ -18,27 +18,44 @@ func groupKey(ws, orgID, groupID string) bson.D {
 	return append(orgKey(ws, orgID), bson.E{Key: "groupId", Value: groupID})
 }
 
-// SaveGroup implements identity.GroupStore.
-func (s *Store) SaveGroup(ctx context.Context, ws string, g identity.Group, now int64) (bool, error) {
-	set, onInsert := bson.M{"lastUpdated": now}, bson.M{"createdAt": now}
-	if g.Name != nil {
-		set["groupName"] = *g.Name
-	} else {
-		onInsert["groupName"] = ""
+// SaveGroups implements identity.GroupStore: one read, an update by _id
+// per distinct change, one insert of the new groups (idempotent).
+func (s *Store) SaveGroups(ctx context.Context, ws string, gs []identity.Group, now int64) ([]string, error) {
+	items := make([]upsertItem, len(gs))
+	for i, g := range gs {
+		set, onInsert := bson.M{"lastUpdated": now}, bson.M{"createdAt": now}
+		if g.Name != nil {
+			set["groupName"] = *g.Name
+		} else {
+			onInsert["groupName"] = ""
+		}
+		items[i] = upsertItem{key: groupKey(ws, g.OrganizationID, g.ID), update: bson.M{"$set": set, "$setOnInsert": onInsert}, stamp: "lastUpdated"}
 	}
-	return upsert(ctx, s.groups, groupKey(ws, g.OrganizationID, g.ID), bson.M{"$set": set, "$setOnInsert": onInsert})
+	fresh, err := updateExisting(ctx, s.groups, items)
+	if err != nil {
+		return nil, err
+	}
+	created := make([]string, len(fresh))
+	for i, it := range fresh {
+		created[i] = it.key[len(it.key)-1].Value.(string)
+	}
+	return created, insertFresh(ctx, s.groups, fresh)
+}
+
+// AddGroupMembers implements identity.GroupStore with bulkUpsert: members
+// already in the group change nothing and cost no write.
+func (s *Store) AddGroupMembers(ctx context.Context, ws, orgID, groupID string, userIDs []string, now int64) error {
+	items := make([]upsertItem, len(userIDs))
+	for i, id := range userIDs {
+		items[i] = upsertItem{key: append(groupKey(ws, orgID, groupID), bson.E{Key: "userId", Value: id}),
+			update: bson.M{"$setOnInsert": bson.M{"createdAt": now}}}
+	}
+	return bulkUpsert(ctx, s.groupMembers, items)
 }
 
 // GroupExists implements identity.GroupStore.
 func (s *Store) GroupExists(ctx context.Context, ws, orgID, groupID string) (bool, error) {
 	return exists(ctx, s.groups, groupKey(ws, orgID, groupID))
-}
-
-// AddGroupMember implements identity.GroupStore.
-func (s *Store) AddGroupMember(ctx context.Context, ws, orgID, groupID, userID string, now int64) error {
-	key := append(groupKey(ws, orgID, groupID), bson.E{Key: "userId", Value: userID})
-	_, err := upsert(ctx, s.groupMembers, key, bson.M{"$setOnInsert": bson.M{"createdAt": now}})
-	return err
 }
 
 // RemoveGroupMember implements identity.GroupStore.

@@ -87,8 +87,12 @@ func (s *Store) GetMembership(ctx context.Context, ws string, key identity.Membe
 
 // MembersAt implements identity.MembershipStore with one query.
 func (s *Store) MembersAt(ctx context.Context, ws string, at identity.MembershipKey, userIDs []string) ([]string, error) {
-	recs, err := findAll[membershipRecord](ctx, s.members, membersFilter(ws, at, userIDs),
-		options.Find().SetProjection(bson.M{"userId": 1}))
+	return s.memberUserIDs(ctx, membersFilter(ws, at, userIDs))
+}
+
+// memberUserIDs is the user ids of the memberships filter matches.
+func (s *Store) memberUserIDs(ctx context.Context, filter bson.D) ([]string, error) {
+	recs, err := findAll[membershipRecord](ctx, s.members, filter, options.Find().SetProjection(bson.M{"userId": 1}))
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +123,12 @@ func membersFilter(ws string, at identity.MembershipKey, userIDs []string) bson.
 // IsOrganizationMember implements identity.MembershipStore.
 func (s *Store) IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error) {
 	return exists(ctx, s.members, append(orgKey(ws, orgID), bson.E{Key: "userId", Value: userID}))
+}
+
+// OrganizationMembersAmong implements identity.MembershipStore with one
+// query.
+func (s *Store) OrganizationMembersAmong(ctx context.Context, ws, orgID string, userIDs []string) ([]string, error) {
+	return s.memberUserIDs(ctx, append(orgKey(ws, orgID), bson.E{Key: "userId", Value: bson.M{"$in": userIDs}}))
 }
 
 // DeleteMembership implements identity.MembershipStore.

@@ -117,10 +117,10 @@ func TestRemoveFromOrganization(t *testing.T) {
 		OrganizationID: "o1", Type: identity.ResourceOrganization, ResourceID: "o1", UserID: "u1",
 	}}
 	mustSave(t, s, "ws1", org, docMember("d1", "u1"), docMember("d1", "u2"))
-	if _, err := s.SaveGroup(ctx, "ws1", identity.Group{OrganizationID: "o1", ID: "g1"}, 1); err != nil {
+	if _, err := s.SaveGroups(ctx, "ws1", []identity.Group{{OrganizationID: "o1", ID: "g1"}}, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddGroupMember(ctx, "ws1", "o1", "g1", "u1", 1); err != nil {
+	if err := s.AddGroupMembers(ctx, "ws1", "o1", "g1", []string{"u1"}, 1); err != nil {
 		t.Fatal(err)
 	}
 	found, err := s.RemoveFromOrganization(ctx, "ws1", "o1", "u1")

@@ -100,7 +100,7 @@ func TestDeleteOrganizationRemovesEverythingInIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustSave(t, s, ws, docMember("d1", "u1"))
-		if _, err := s.SaveGroup(ctx, ws, identity.Group{OrganizationID: "o1", ID: "g1"}, 1); err != nil {
+		if _, err := s.SaveGroups(ctx, ws, []identity.Group{{OrganizationID: "o1", ID: "g1"}}, 1); err != nil {
 			t.Fatal(err)
 		}
 	}
