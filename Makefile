@@ -1,7 +1,7 @@
 # The two commands that matter: `make run` starts the whole system on
 # embedded stores; `make test` runs every test. Everything built goes to
 # bin/ (git-ignored).
-.PHONY: run test bench build images benchtools settings api-surface fmt crashtest outagetest
+.PHONY: run test bench build images benchtools settings api-surface fmt crashtest outagetest batchtest
 
 SERVICES := gateway svc-workspace svc-identity svc-activity svc-notify svc-content svc-memory
 BENCHTOOLS := contentbench hopbench memorybench realtimebench webhookbench
@@ -31,6 +31,11 @@ outagetest:
 	mkdir -p bin
 	go build -o bin/local ./deploy/local
 	go run ./deploy/local/cmd/outagetest -bin bin/local
+
+batchtest:
+	mkdir -p bin
+	go build -o bin/local ./deploy/local
+	go run ./deploy/local/cmd/batchtest -bin bin/local
 
 # Every service binary, static, into bin/.
 build:

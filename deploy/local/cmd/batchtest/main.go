@@ -66,6 +66,10 @@ func realMain(ctx context.Context, cfg config) (int, error) {
 	defer p.Stop()
 	c := localproc.NewClient(p.URL, 5*time.Minute)
 	before := benchkit.LoadAverage()
+	fmt.Printf("\nbatchtest: every batch operation at its limit on deploy/local (embedded stores)\n")
+	fmt.Printf("load average before %s\n\n", before)
+	fmt.Println("| operation | size | first | again (same body) |")
+	fmt.Println("|---|---|---|---|")
 	var rows []row
 	for _, op := range operations() {
 		benchkit.Progress("%s (%s)", op.path, op.size)
@@ -76,11 +80,12 @@ func realMain(ctx context.Context, cfg config) (int, error) {
 			r.calls[i] = call{code: code, took: time.Since(start), err: err}
 		}
 		rows = append(rows, r)
+		fmt.Println(r.line())
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
 	}
-	return report(os.Stdout, cfg, rows, before, benchkit.LoadAverage()), nil
+	return summary(cfg, rows, benchkit.LoadAverage()), nil
 }
 
 // row is one operation sent twice.
@@ -95,21 +100,26 @@ type call struct {
 	err  error
 }
 
-func report(w *os.File, cfg config, rows []row, before, after string) int {
-	fmt.Fprintf(w, "\nbatchtest: every batch operation at its limit on deploy/local (embedded stores)\n")
-	fmt.Fprintf(w, "load average before %s, after %s\n\n", before, after)
-	fmt.Fprintln(w, "| operation | size | first | again (same body) |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+// line is the table row of r, printed as soon as it is measured (a slow
+// operation shows the ones before it).
+func (r row) line() string {
+	cells := [2]string{}
+	for i, c := range r.calls {
+		cells[i] = fmt.Sprintf("%.2f s (%d)", c.took.Seconds(), c.code)
+		if c.err != nil {
+			cells[i] = fmt.Sprintf("no answer after %.2f s: %v", c.took.Seconds(), c.err)
+		}
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s |", r.op.path, r.op.size, cells[0], cells[1])
+}
+
+// summary prints the slowest call and returns the calls that went wrong.
+func summary(cfg config, rows []row, after string) int {
 	bad := 0
 	var slowest row
 	var slowestTook time.Duration
 	for _, r := range rows {
-		cells := [2]string{}
-		for i, c := range r.calls {
-			cells[i] = fmt.Sprintf("%.2f s (%d)", c.took.Seconds(), c.code)
-			if c.err != nil {
-				cells[i] = fmt.Sprintf("no answer after %.2f s: %v", c.took.Seconds(), c.err)
-			}
+		for _, c := range r.calls {
 			if c.err != nil || c.code/100 != 2 || c.took > cfg.limit {
 				bad++
 			}
@@ -117,8 +127,8 @@ func report(w *os.File, cfg config, rows []row, before, after string) int {
 				slowest, slowestTook = r, c.took
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.op.path, r.op.size, cells[0], cells[1])
 	}
-	fmt.Fprintf(w, "\nslowest: %s (%s) %.2f s; calls not 2xx or over %s: %d\n", slowest.op.path, slowest.op.size, slowestTook.Seconds(), cfg.limit, bad)
+	fmt.Printf("\nload average after %s\n", after)
+	fmt.Printf("slowest: %s (%s) %.2f s; calls not 2xx or over %s: %d\n", slowest.op.path, slowest.op.size, slowestTook.Seconds(), cfg.limit, bad)
 	return bad
 }
