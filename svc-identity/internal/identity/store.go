@@ -119,6 +119,13 @@ type MembershipStore interface {
 	// RemoveFromOrganization removes every membership and group membership
 	// of the user in the organization.
 	RemoveFromOrganization(ctx context.Context, ws, orgID, userID string) (found bool, err error)
+	// RemoveUsersFromOrganization is RemoveFromOrganization of a batch
+	// (the caller bounds it); found lists the users who had anything to
+	// remove (ids may repeat). Idempotent.
+	RemoveUsersFromOrganization(ctx context.Context, ws, orgID string, userIDs []string) (found []string, err error)
+	// DeleteMembershipsAt deletes the memberships of the resource of at
+	// held by userIDs and returns whose there were. Idempotent.
+	DeleteMembershipsAt(ctx context.Context, ws string, at MembershipKey, userIDs []string) (found []string, err error)
 	ListMembers(ctx context.Context, ws string, q MemberQuery) ([]Membership, error)
 	// UserMemberships returns the users' memberships of the organization
 	// itself and of the given folders and documents, expired ones included.

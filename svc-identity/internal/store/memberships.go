@@ -120,6 +120,40 @@ func membersFilter(ws string, at identity.MembershipKey, userIDs []string) bson.
 		bson.E{Key: "userId", Value: bson.M{"$in": userIDs}})
 }
 
+// RemoveUsersFromOrganization implements identity.MembershipStore: one
+// read of who has anything to remove, then one delete per collection.
+func (s *Store) RemoveUsersFromOrganization(ctx context.Context, ws, orgID string, userIDs []string) ([]string, error) {
+	filter := append(orgKey(ws, orgID), bson.E{Key: "userId", Value: bson.M{"$in": userIDs}})
+	found, err := s.memberUserIDs(ctx, filter)
+	if err != nil {
+		return nil, err
+	}
+	inGroups, err := findAll[membershipRecord](ctx, s.groupMembers, filter, options.Find().SetProjection(bson.M{"userId": 1}))
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range inGroups {
+		found = append(found, r.UserID)
+	}
+	if _, err := deleteMany(ctx, s.members, filter); err != nil {
+		return nil, err
+	}
+	_, err = deleteMany(ctx, s.groupMembers, filter)
+	return found, err
+}
+
+// DeleteMembershipsAt implements identity.MembershipStore: one read, one
+// delete.
+func (s *Store) DeleteMembershipsAt(ctx context.Context, ws string, at identity.MembershipKey, userIDs []string) ([]string, error) {
+	filter := membersFilter(ws, at, userIDs)
+	found, err := s.memberUserIDs(ctx, filter)
+	if err != nil {
+		return nil, err
+	}
+	_, err = deleteMany(ctx, s.members, filter)
+	return found, err
+}
+
 // IsOrganizationMember implements identity.MembershipStore.
 func (s *Store) IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error) {
 	return exists(ctx, s.members, append(orgKey(ws, orgID), bson.E{Key: "userId", Value: userID}))

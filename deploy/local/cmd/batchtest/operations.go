@@ -74,7 +74,7 @@ func operations() []operation {
 			return map[string]any{"organizationId": org, "organizationUserGroupId": "g0000", "userIds": users}
 		}},
 		{"/v2/auth/permissions/add", "100 documents", func() map[string]any {
-			return map[string]any{"user": user("perm-user"), "permissions": map[string]any{"resources": list(100, func(i int) any {
+			return map[string]any{"user": map[string]any{"userId": "perm-user"}, "permissions": map[string]any{"resources": list(100, func(i int) any {
 				return map[string]any{"type": "document", "id": docs[i], "organizationId": org, "accessRole": "viewer"}
 			})}}
 		}},
