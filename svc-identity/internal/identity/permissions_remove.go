@@ -11,30 +11,23 @@ type ResourceRef struct {
 
 // RemovePermissions deletes userID's membership of each resource. For an
 // organization that is the organization-level membership only; a folder
-// without an organization id is removed in every organization.
+// without an organization id is removed in every organization. The
+// memberships go with one delete, then each removal is recorded as a
+// revocation; both idempotent, so a retry completes a request that failed
+// part way.
 func (s *Service) RemovePermissions(ctx context.Context, ws, userID string, refs []ResourceRef) error {
-	for _, r := range refs {
-		var err error
-		switch {
-		case r.Type == ResourceOrganization:
-			_, err = s.store.DeleteMembership(ctx, ws, MembershipKey{
-				OrganizationID: r.ID, Type: ResourceOrganization, ResourceID: r.ID, UserID: userID,
-			})
-		case r.OrganizationID == "":
-			err = s.store.DeleteMemberships(ctx, ws, r.Type, r.ID, userID)
-		default:
-			_, err = s.store.DeleteMembership(ctx, ws, MembershipKey{
-				OrganizationID: r.OrganizationID, Type: r.Type, ResourceID: r.ID, UserID: userID,
-			})
-		}
-		if err != nil {
-			return err
-		}
-		org := r.OrganizationID
+	grants := make([]ResourceRef, len(refs))
+	for i, r := range refs {
 		if r.Type == ResourceOrganization {
-			org = r.ID
+			r.OrganizationID = r.ID
 		}
-		if err := s.revoke(ctx, ws, Revocation{UserID: userID, Type: r.Type, ResourceID: r.ID, OrganizationID: org}); err != nil {
+		grants[i] = r
+	}
+	if err := s.store.DeleteUserGrants(ctx, ws, userID, grants); err != nil {
+		return err
+	}
+	for _, r := range grants {
+		if err := s.revoke(ctx, ws, Revocation{UserID: userID, Type: r.Type, ResourceID: r.ID, OrganizationID: r.OrganizationID}); err != nil {
 			return err
 		}
 	}

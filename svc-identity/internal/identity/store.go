@@ -126,6 +126,10 @@ type MembershipStore interface {
 	// DeleteMembershipsAt deletes the memberships of the resource of at
 	// held by userIDs and returns whose there were. Idempotent.
 	DeleteMembershipsAt(ctx context.Context, ws string, at MembershipKey, userIDs []string) (found []string, err error)
+	// DeleteUserGrants deletes the user's memberships of the resources with
+	// one command (the caller bounds them); a ref without an organization
+	// id matches its resource in every organization.
+	DeleteUserGrants(ctx context.Context, ws, userID string, refs []ResourceRef) error
 	ListMembers(ctx context.Context, ws string, q MemberQuery) ([]Membership, error)
 	// UserMemberships returns the users' memberships of the organization
 	// itself and of the given folders and documents, expired ones included.

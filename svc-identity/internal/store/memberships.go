@@ -154,6 +154,24 @@ func (s *Store) DeleteMembershipsAt(ctx context.Context, ws string, at identity.
 	return found, err
 }
 
+// DeleteUserGrants implements identity.MembershipStore: one delete, a
+// single scan on a store without an index for it.
+func (s *Store) DeleteUserGrants(ctx context.Context, ws, userID string, refs []identity.ResourceRef) error {
+	if len(refs) == 0 {
+		return nil
+	}
+	or := make(bson.A, len(refs))
+	for i, r := range refs {
+		grant := bson.M{"resourceType": string(r.Type), "resourceId": r.ID}
+		if r.OrganizationID != "" {
+			grant["organizationId"] = r.OrganizationID
+		}
+		or[i] = grant
+	}
+	_, err := deleteMany(ctx, s.members, bson.D{{Key: "workspaceId", Value: ws}, {Key: "userId", Value: userID}, {Key: "$or", Value: or}})
+	return err
+}
+
 // IsOrganizationMember implements identity.MembershipStore.
 func (s *Store) IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error) {
 	return exists(ctx, s.members, append(orgKey(ws, orgID), bson.E{Key: "userId", Value: userID}))
