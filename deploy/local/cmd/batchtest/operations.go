@@ -93,7 +93,7 @@ func operations() []operation {
 		}},
 		{"/v2/notifications/add", "1,000 notifyUsers", func() map[string]any {
 			return map[string]any{"organizationId": org, "documentId": docs[0], "notificationId": "n-batch",
-				"actionUser": user("sender"), "notificationSource": "custom", "displayHeadlineMessageTemplate": "Batch",
+				"actionUser": user("sender"), "notificationSource": "custom", "displayHeadlineMessageTemplate": "Batch", "displayBodyMessage": "A batch",
 				"notifyUsers": list(1000, func(i int) any { return user(users[i]) })}
 		}},
 		{"/v2/users/delete", "1,000 users", func() map[string]any {
