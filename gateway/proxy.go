@@ -135,21 +135,20 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 			return false, err
 		}
 	}
-	h := w.Header()
-	rh, err := readResponseHead(c.br, h, vals)
+	a, raw, err := readAnswer(c.br, w, head, vals)
 	if werr := c.src.takeWriteErr(); werr != nil {
-		clear(h)
+		clear(w.Header())
 		return c.reused, werr
 	}
-	if err != nil || rh.status == http.StatusSwitchingProtocols {
-		clear(h)
+	if err != nil || a.status == http.StatusSwitchingProtocols {
+		clear(w.Header())
 		if err == nil {
 			err = errBadAnswer
 		}
 		return c.reused && errors.Is(err, errNoResponse), err
 	}
-	echoRequestID(h, r.Header)
-	w.WriteHeader(rh.status)
+	writeAnswerHead(w, r, &a, raw)
+	rh := a.respHead
 	if !bodyAllowed(r.Method, rh.status) {
 		healthy = rh.keepAlive
 		return false, nil
