@@ -51,7 +51,7 @@ func newCountingService(t *testing.T, settings Settings) (*Service, *countingSto
 
 // textEdit is a client's update inserting s at the end of the text at key
 // of a document holding state.
-func textEdit(t *testing.T, state []byte, key, s string, client uint64) []byte {
+func textEdit(t testing.TB, state []byte, key, s string, client uint64) []byte {
 	t.Helper()
 	d := yjs.NewDoc(client)
 	if state != nil {
