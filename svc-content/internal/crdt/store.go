@@ -37,17 +37,25 @@ const stateCollection = "crdt_editors"
 // stay well above compactTimeout plus the clock skew between replicas.
 const markerRetention = 10 * time.Minute
 
+// pruneSweepEvery: every this many versions, pruning sweeps all older
+// versions by query (markers past retention, contents a failed prune left).
+const pruneSweepEvery = 16
+
 type mongoStore struct {
 	states *mongo.Collection
 	log    *mongo.Collection
+	now    func() time.Time
+	locks  editorLocks
+	hints  hints
 }
 
 func newMongoStore(db *mongo.Database) *mongoStore {
-	return &mongoStore{states: db.Collection(stateCollection), log: db.Collection(logCollection)}
+	return &mongoStore{states: db.Collection(stateCollection), log: db.Collection(logCollection), now: time.Now}
 }
 
 // stateDoc is the stored shape of a State.
 type stateDoc struct {
+	ID             any     `bson:"_id,omitempty"` // stateSlot; ObjectID in records of the previous writer
 	WorkspaceID    string  `bson:"workspaceId"`
 	OrganizationID string  `bson:"organizationId"`
 	DocumentID     string  `bson:"documentId"`
@@ -66,6 +74,15 @@ type stateDoc struct {
 	LastUpdate    time.Time `bson:"lastUpdate"`
 	LastUpdatedBy *string   `bson:"lastUpdatedBy"`
 	SessionID     *string   `bson:"sessionId"`
+	// LogSeq is the highest log sequence merged into this state; KeyedLog
+	// marks states whose editor's log is keyed (logkeys.go): a state
+	// without it may have entries of the previous writer's log.
+	LogSeq   int64 `bson:"logSeq,omitempty"`
+	KeyedLog bool  `bson:"keyedLog,omitempty"`
+	// LogFrom is the lowest log sequence that may still be stored (those
+	// below it are deleted): a compaction deletes from there up to LogSeq,
+	// so it also deletes what a crashed compaction left.
+	LogFrom int64 `bson:"logFrom,omitempty"`
 }
 
 func (s *mongoStore) EnsureIndexes(ctx context.Context) error {
@@ -97,14 +114,80 @@ func editorFilter(ws string, ed Editor) bson.D {
 }
 
 func (s *mongoStore) InsertState(ctx context.Context, ws string, st State) error {
-	_, err := s.states.InsertOne(ctx, toStateDoc(ws, st))
+	key := editorKey(ws, st.Editor)
+	d := toStateDoc(ws, st)
+	d.ID, d.KeyedLog = stateSlot(key, st.Version), true
+	_, err := s.states.InsertOne(ctx, d)
 	if mongodb.IsDuplicateKey(err) {
 		return ErrExists
+	} else if err != nil {
+		return err
 	}
-	return err
+	s.sawVersion(key, st)
+	return nil
 }
 
+// sawVersion remembers st as the editor's latest state.
+func (s *mongoStore) sawVersion(key string, st State) {
+	at := s.now()
+	s.hints.update(key, func(h *logHint) {
+		if st.Version >= h.version {
+			h.version, h.merged, h.at = st.Version, st.LogSeq, at
+		}
+	})
+}
+
+// FindState returns the latest state: probed by _id from the version this
+// replica saw last, else found by a query (which scans on FerretDB).
 func (s *mongoStore) FindState(ctx context.Context, ws string, ed Editor) (State, error) {
+	key := editorKey(ws, ed)
+	if h, ok := s.hints.get(key); ok && h.fresh(s.now()) {
+		st, found, err := s.probeStates(ctx, key, h.version)
+		if err != nil || found {
+			return st, err
+		}
+	}
+	st, err := s.queryState(ctx, ws, ed)
+	if err == nil {
+		s.sawVersion(key, st)
+	}
+	return st, err
+}
+
+// probeStates reads version v and the versions after it until one is
+// missing; found is false when v is missing or the last one found is a
+// marker (the hint was stale: ask the query).
+func (s *mongoStore) probeStates(ctx context.Context, key string, v int64) (State, bool, error) {
+	var last *stateDoc
+	for ; ; v++ {
+		var d stateDoc
+		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, v)}}).Decode(&d)
+		if mongodb.IsNotFound(err) {
+			break
+		} else if err != nil {
+			return State{}, false, err
+		}
+		last = &d
+	}
+	if last == nil || last.Marker {
+		return State{}, false, nil
+	}
+	st := fromStateDoc(*last)
+	s.sawVersion(key, st)
+	return st, true, nil
+}
+
+// hasState reports whether the editor has version v.
+func (s *mongoStore) hasState(ctx context.Context, key string, v int64) (bool, error) {
+	err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, v)}},
+		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	if mongodb.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (s *mongoStore) queryState(ctx context.Context, ws string, ed Editor) (State, error) {
 	var d stateDoc
 	latest := options.FindOne().SetSort(bson.D{{Key: "version", Value: -1}})
 	err := s.states.FindOne(ctx, editorFilter(ws, ed), latest).Decode(&d)
@@ -141,14 +224,22 @@ func (s *mongoStore) FindDocumentStates(ctx context.Context, ws, org, doc string
 // markers past their retention (but version 1's). What stays is ignored
 // by reads and pruned by the next compaction.
 func (s *mongoStore) PruneStates(ctx context.Context, ws string, st State) {
-	editor := editorFilter(ws, st.Editor)
-	older := append(editor,
-		bson.E{Key: "version", Value: bson.D{{Key: "$lt", Value: st.Version}}},
-		bson.E{Key: "marker", Value: bson.D{{Key: "$ne", Value: true}}})
 	toMarker := bson.D{
 		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}}},
 		{Key: "$unset", Value: bson.D{{Key: "data", Value: ""}, {Key: "update", Value: ""}, {Key: "yjs", Value: ""}}},
 	}
+	// Usually only the version just replaced holds content: cut it by _id
+	// (an index seek on FerretDB), and sweep by query (a scan there) every
+	// pruneSweepEvery versions, or when it was not keyed.
+	prev := bson.D{{Key: "_id", Value: stateSlot(editorKey(ws, st.Editor), st.Version-1)}}
+	res, err := s.states.UpdateOne(ctx, prev, toMarker)
+	if err == nil && res.MatchedCount == 1 && st.Version%pruneSweepEvery != 0 {
+		return
+	}
+	editor := editorFilter(ws, st.Editor)
+	older := append(editor,
+		bson.E{Key: "version", Value: bson.D{{Key: "$lt", Value: st.Version}}},
+		bson.E{Key: "marker", Value: bson.D{{Key: "$ne", Value: true}}})
 	if _, err := s.states.UpdateMany(ctx, older, toMarker); err != nil {
 		slog.WarnContext(ctx, "crdt: cutting old states to markers failed", "editorId", st.EditorID, "error", err)
 	}
@@ -199,7 +290,7 @@ func (s *mongoStore) MoveDocument(ctx context.Context, ws, org, doc, newDoc stri
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.log.UpdateMany(ctx, documentFilter(ws, org, doc), moveTo); err != nil {
+	if err := s.moveLog(ctx, ws, org, doc, newDoc); err != nil {
 		return 0, err
 	}
 	return res.ModifiedCount, nil
@@ -217,7 +308,7 @@ func toStateDoc(ws string, st State) stateDoc {
 	d := stateDoc{
 		WorkspaceID: ws, OrganizationID: st.OrganizationID, DocumentID: st.DocumentID, EditorID: st.EditorID,
 		Type: st.Type, ContentKey: st.ContentKey, ProseMirror: st.ProseMirror, Update: st.Update,
-		Size: int64(len(st.Update)), Version: st.Version, LastUpdate: st.LastUpdate, LastUpdatedBy: optional(st.LastUpdatedBy),
+		Size: int64(len(st.Update)), Version: st.Version, LogSeq: st.LogSeq, LogFrom: st.logFrom, LastUpdate: st.LastUpdate, LastUpdatedBy: optional(st.LastUpdatedBy),
 	}
 	if st.Data != nil {
 		data := string(st.Data)
@@ -230,7 +321,7 @@ func fromStateDoc(d stateDoc) State {
 	st := State{
 		Editor: Editor{d.OrganizationID, d.DocumentID, d.EditorID},
 		Type:   d.Type, ContentKey: d.ContentKey, ProseMirror: d.ProseMirror, Update: d.Update,
-		Version: d.Version, LastUpdate: d.LastUpdate.UTC(),
+		Version: d.Version, LastUpdate: d.LastUpdate.UTC(), LogSeq: d.LogSeq, keyedLog: d.KeyedLog, logFrom: max(d.LogFrom, 1),
 	}
 	if d.Data != nil && d.Rendered {
 		st.Data = []byte(*d.Data)
