@@ -22,9 +22,9 @@ type conn struct {
 	mu      sync.Mutex
 	queue   [][]byte
 	spare   [][]byte // the previous flush's batch, emptied: the next queue
-	queued  int  // bytes in queue and in the write under way
-	writing bool // a flush goroutine runs
-	closing bool // no more sends; the close frame follows the queue
+	queued  int      // bytes in queue and in the write under way
+	writing bool     // a flush goroutine runs
+	closing bool     // no more sends; the close frame follows the queue
 	code    int
 	reason  string
 
