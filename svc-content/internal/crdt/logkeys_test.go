@@ -3,6 +3,7 @@ package crdt
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -82,5 +83,39 @@ func TestStaleReplicaAppendIsNotLost(t *testing.T) {
 		if !strings.Contains(got, c) {
 			t.Fatalf("update %s lost: %s", c, got)
 		}
+	}
+}
+
+// Replaced versions are cut to markers and deleted markerRetention after
+// their replacement (every pruneSweepEvery versions), never version 1 nor
+// a marker replaced recently, and the editor still reads by _id.
+func TestMarkersExpireAfterReplacement(t *testing.T) {
+	svc, _ := newTestService(t)
+	ctx := t.Context()
+	ms := svc.store.(*mongoStore)
+	if err := svc.Add(ctx, "ws1", ed, content("text", `""`), ""); err != nil {
+		t.Fatal(err)
+	}
+	for v := int64(2); v <= pruneSweepEvery; v++ {
+		if v == pruneSweepEvery {
+			later := time.Now().Add(markerRetention + time.Minute)
+			ms.now = func() time.Time { return later }
+		}
+		state, _ := svc.LoadUpdate(ctx, "ws1", ed)
+		if err := svc.AppendUpdate(ctx, "ws1", ed, textEdit(t, state, "content", "x", uint64(v)), ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Compact(ctx, "ws1", ed); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := editorKey("ws1", ed)
+	for v, want := range map[int64]bool{1: true, 2: false, pruneSweepEvery - 2: false, pruneSweepEvery - 1: true, pruneSweepEvery: true} {
+		if has, err := ms.hasState(ctx, key, v); err != nil || has != want {
+			t.Errorf("version %d stored: %v, want %v (%v)", v, has, want, err)
+		}
+	}
+	if got := getData(t, svc, ed); got != `"`+strings.Repeat("x", pruneSweepEvery-1)+`"` {
+		t.Fatalf("data %s", got)
 	}
 }

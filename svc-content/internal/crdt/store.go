@@ -33,7 +33,8 @@ import (
 // update, fields update and data) have this shape and load as they are.
 const stateCollection = "crdt_editors"
 
-// markerRetention is how long a replaced version keeps its slot. It must
+// markerRetention is how long a replaced version keeps its slot, counted
+// from its replacement (replacedAt). It must
 // stay well above compactTimeout plus the clock skew between replicas.
 const markerRetention = 10 * time.Minute
 
@@ -164,8 +165,9 @@ func (s *mongoStore) FindDocumentStates(ctx context.Context, ws, org, doc string
 // markers past their retention (but version 1's). What stays is ignored
 // by reads and pruned by the next compaction.
 func (s *mongoStore) PruneStates(ctx context.Context, ws string, st State) {
+	now := s.now()
 	toMarker := bson.D{
-		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}}},
+		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}, {Key: "replacedAt", Value: now}}},
 		{Key: "$unset", Value: bson.D{{Key: "data", Value: ""}, {Key: "update", Value: ""}, {Key: "yjs", Value: ""}}},
 	}
 	// Usually only the version just replaced holds content: cut it by _id
@@ -186,7 +188,14 @@ func (s *mongoStore) PruneStates(ctx context.Context, ws string, st State) {
 	expired := append(editor,
 		bson.E{Key: "version", Value: bson.D{{Key: "$gt", Value: 1}, {Key: "$lt", Value: st.Version}}},
 		bson.E{Key: "marker", Value: true},
-		bson.E{Key: "lastUpdate", Value: bson.D{{Key: "$lt", Value: st.LastUpdate.Add(-markerRetention)}}})
+		bson.E{Key: "$or", Value: bson.A{
+			bson.D{{Key: "replacedAt", Value: bson.D{{Key: "$lt", Value: now.Add(-markerRetention)}}}},
+			// markers of the previous writer: replaced at an unknown time
+			bson.D{
+				{Key: "replacedAt", Value: bson.D{{Key: "$exists", Value: false}}},
+				{Key: "lastUpdate", Value: bson.D{{Key: "$lt", Value: st.LastUpdate.Add(-markerRetention)}}},
+			},
+		}})
 	if _, err := s.states.DeleteMany(ctx, expired); err != nil {
 		slog.WarnContext(ctx, "crdt: deleting expired markers failed", "editorId", st.EditorID, "error", err)
 	}
