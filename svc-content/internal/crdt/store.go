@@ -3,7 +3,6 @@ package crdt
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -228,21 +227,6 @@ func (s *mongoStore) StateSizes(ctx context.Context, eds []WorkspaceEditor) (map
 		sizes[k] = max(sizes[k], d.Size)
 	}
 	return sizes, nil
-}
-
-func (s *mongoStore) MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
-	moveTo := bson.D{{Key: "$set", Value: bson.D{{Key: "documentId", Value: newDoc}}}}
-	res, err := s.states.UpdateMany(ctx, documentFilter(ws, org, doc), moveTo)
-	if mongodb.IsDuplicateKey(err) {
-		return 0, fmt.Errorf("crdt: document %s already has data for an editor id of %s: %w", newDoc, doc, err)
-	}
-	if err != nil {
-		return 0, err
-	}
-	if err := s.moveLog(ctx, ws, org, doc, newDoc); err != nil {
-		return 0, err
-	}
-	return res.ModifiedCount, nil
 }
 
 func (s *mongoStore) HasDocument(ctx context.Context, ws, org, doc string) (bool, error) {
