@@ -14,7 +14,7 @@ import (
 	"os/signal"
 	"syscall"
 
-		"github.com/opencollab/backend/pkg/config"
+	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/logging"
 	"github.com/opencollab/backend/pkg/mongodb"
 	"github.com/opencollab/backend/pkg/redisdb"
