@@ -13,7 +13,7 @@ func TestDocumentMigrationContract(t *testing.T) {
 	t.Parallel()
 	docmigratetest.Run(t, func(t *testing.T) docmigratetest.Owner {
 		e := newEnv(t, svcactivity.Config{})
-		return docmigratetest.Owner{Handler: e.h, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
+		return docmigratetest.Owner{Handler: e.H, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
 			e.add(internalauth.Workspace(d.WorkspaceID), d.OrganizationID, d.DocumentID, comment(""))
 		}}
 	})
