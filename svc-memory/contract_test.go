@@ -14,7 +14,7 @@ func TestDocumentMigrationContract(t *testing.T) {
 	docmigratetest.Run(t, func(t *testing.T) docmigratetest.Owner {
 		e := newEnv(t, svcmemory.Config{})
 		indexed := map[string]int64{} // judgments per workspace so far
-		return docmigratetest.Owner{Handler: e.h, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
+		return docmigratetest.Owner{Handler: e.H, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
 			indexed[d.WorkspaceID]++
 			id := d.OrganizationID + "-" + d.DocumentID
 			e.ingest(d.WorkspaceID, indexed[d.WorkspaceID],
