@@ -42,12 +42,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return nil, err
 	}
 	mongoStore := store.NewMongo(f.DB)
-	if err := mongoStore.EnsureIndexes(ctx); err != nil {
-		return nil, f.Fail(err)
-	}
-	publisher, err := f.Publisher(ctx, activity.EventSource)
+	publisher, err := f.Publisher(ctx, activity.EventSource, mongoStore.EnsureIndexes)
 	if err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 	svc := activity.NewService(mongoStore, publisher, f.PageTokens(), time.Now)
 	// No WORKSPACE_URL: a nil client, every feature enabled.

@@ -32,9 +32,7 @@ type (
 
 func newEnv(t *testing.T, cfg svcactivity.Config) *env {
 	t.Helper()
-	e := &env{servicetest.NewEnv(t)}
-	servicetest.Start(e.Env, svcactivity.New, cfg)
-	return e
+	return &env{servicetest.New(t, svcactivity.New, cfg)}
 }
 
 // act is an activity of the add body.

@@ -99,7 +99,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	workspace := f.Client("svc-workspace", cfg.WorkspaceURL)
 	pub, err := f.Publisher(ctx, EventSource)
 	if err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 	crdtSvc := crdt.NewService(f.DB, pub, cfg.CRDT.settings())
 	annotationsSvc := annotations.NewService(f.DB, pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger)
@@ -107,7 +107,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(f.DB, migrationSteps(cfg, own, f), pub, f.Logger)
 	if err := f.Ensure(ctx, crdtSvc.EnsureIndexes, annotationsSvc.EnsureIndexes, migrations.EnsureIndexes); err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 
 	// One settings cache for feature checks and the realtime endpoints'

@@ -82,7 +82,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	secrets := signing.NewSecretStore(f.DB)
 	revocations := store.NewRevocations(f.DB)
 	if err := f.Ensure(ctx, mongoStore.EnsureIndexes, secrets.EnsureIndexes, revocations.EnsureIndexes); err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 	if n, err := mongoStore.ConvertExpiresToMillis(ctx); err != nil {
 		return nil, f.Fail(err)
@@ -91,7 +91,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	}
 	pub, err := f.Publisher(ctx, EventSource)
 	if err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 	pages := f.PageTokens()
 	ids := identity.NewService(mongoStore, pages, time.Now).WithRevocations(revocations, accessEvents{pub})

@@ -71,7 +71,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	logger := f.Logger
 	judgments, agentStore := store.NewJudgments(f.DB), store.NewAgents(f.DB)
 	if err := f.Ensure(ctx, judgments.EnsureIndexes, agentStore.EnsureIndexes); err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 	embedder, err := newEmbedder(cfg)
 	if err != nil {

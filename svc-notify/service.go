@@ -71,12 +71,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return nil, err
 	}
 	mongoStore := store.NewMongo(f.DB)
-	if err := mongoStore.EnsureIndexes(ctx); err != nil {
-		return nil, f.Fail(err)
-	}
-	publisher, err := f.Publisher(ctx, notify.EventSource)
+	publisher, err := f.Publisher(ctx, notify.EventSource, mongoStore.EnsureIndexes)
 	if err != nil {
-		return nil, f.Fail(err)
+		return nil, err
 	}
 	svc := notify.NewService(mongoStore, f.PageTokens(), publisher, f.Logger)
 	// No WORKSPACE_URL: a nil client, every feature enabled.

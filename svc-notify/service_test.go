@@ -32,9 +32,7 @@ type (
 
 func newEnv(t *testing.T, cfg svcnotify.Config) *env {
 	t.Helper()
-	e := &env{servicetest.NewEnv(t)}
-	servicetest.Start(e.Env, svcnotify.New, cfg)
-	return e
+	return &env{servicetest.New(t, svcnotify.New, cfg)}
 }
 
 func (e *env) count(filter bson.M) int64 { return e.Count("notifications", filter) }

@@ -93,8 +93,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return nil, err
 	}
 	mongoStore := store.NewMongo(f.DB)
-	if err := mongoStore.EnsureIndexes(ctx); err != nil {
-		return nil, f.Fail(err)
+	if err := f.Ensure(ctx, mongoStore.EnsureIndexes); err != nil {
+		return nil, err
 	}
 	hooks, deliveries, err := newWebhooks(ctx, cfg, f, mongoStore)
 	if err != nil {

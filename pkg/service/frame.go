@@ -88,21 +88,23 @@ func (f *Frame) Fail(err error) error {
 	return fmt.Errorf("%s: %w", f.Name, err)
 }
 
-// Ensure runs the index set-ups in order and stops at the first failure.
+// Ensure runs the index set-ups in order; at the first failure it fails
+// the frame (Fail) and returns that error.
 func (f *Frame) Ensure(ctx context.Context, ensures ...func(context.Context) error) error {
 	for _, ensure := range ensures {
 		if err := ensure(ctx); err != nil {
-			return err
+			return f.Fail(err)
 		}
 	}
 	return nil
 }
 
-// Publisher returns the service's event publisher on events:<source>, its
-// outbox indexed and relayed in the background until Close.
-func (f *Frame) Publisher(ctx context.Context, source string) (*events.Publisher, error) {
+// Publisher runs the index set-ups (Ensure), then returns the service's
+// event publisher on events:<source>, its outbox indexed and relayed in
+// the background until Close. An error has failed the frame.
+func (f *Frame) Publisher(ctx context.Context, source string, ensures ...func(context.Context) error) (*events.Publisher, error) {
 	pub := events.NewPublisher(f.Redis, f.DB, source, f.Logger)
-	if err := pub.EnsureIndexes(ctx); err != nil {
+	if err := f.Ensure(ctx, append(ensures, pub.EnsureIndexes)...); err != nil {
 		return nil, err
 	}
 	f.Go(pub.RunRelay)

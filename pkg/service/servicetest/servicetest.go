@@ -144,6 +144,17 @@ func Start[C any, PC interface {
 	return svc
 }
 
+// New is NewEnv and Start: t's service on stores of its own.
+func New[C any, PC interface {
+	*C
+	service.Config
+}, S Started](t testing.TB, newService func(context.Context, C, service.Deps) (S, error), cfg C) *Env {
+	t.Helper()
+	e := NewEnv(t)
+	Start[C, PC](e, newService, cfg)
+	return e
+}
+
 // Count is the number of documents of collection matching filter.
 func (e *Env) Count(collection string, filter any) int64 {
 	e.T.Helper()
