@@ -181,3 +181,18 @@ func (e *Env) Published(stream string) []events.Event {
 	}
 	return out
 }
+
+// Indexed runs s's EnsureIndexes twice and returns s: every start-up runs
+// it, so a second run must be a no-op.
+func Indexed[S interface {
+	EnsureIndexes(context.Context) error
+}](t testing.TB, s S) S {
+	t.Helper()
+	if err := s.EnsureIndexes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureIndexes(context.Background()); err != nil {
+		t.Fatalf("EnsureIndexes twice: %v", err)
+	}
+	return s
+}
