@@ -11,6 +11,7 @@ import (
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcactivity "github.com/opencollab/backend/svc-activity"
 )
 
@@ -23,7 +24,7 @@ func fakeWorkspace(t *testing.T) *httptest.Server {
 			http.NotFound(w, r)
 			return
 		}
-		if _, err := signer.Verify(r.Header); err != nil {
+		if _, err := servicetest.Signer.Verify(r.Header); err != nil {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"unsigned"}}`))
 			return

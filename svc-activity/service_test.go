@@ -16,10 +16,7 @@ import (
 	svcactivity "github.com/opencollab/backend/svc-activity"
 )
 
-const secret = servicetest.Secret
-
 var (
-	signer  = servicetest.Signer
 	ws1     = internalauth.Workspace("ws1")
 	ws2     = internalauth.Workspace("ws2")
 	content = internalauth.Service("content")

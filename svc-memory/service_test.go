@@ -17,10 +17,7 @@ import (
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
-const secret = servicetest.Secret
-
 var (
-	signer  = servicetest.Signer
 	ws1     = internalauth.Workspace("ws1")
 	ws2     = internalauth.Workspace("ws2")
 	content = internalauth.Service("content")

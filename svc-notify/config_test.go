@@ -10,6 +10,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcnotify "github.com/opencollab/backend/svc-notify"
 )
 
@@ -128,7 +129,7 @@ func TestConfigInvalid(t *testing.T) {
 func fakeWorkspace(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := signer.Verify(r.Header); err != nil || r.URL.Path != features.SettingsPath {
+		if _, err := servicetest.Signer.Verify(r.Header); err != nil || r.URL.Path != features.SettingsPath {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"no"}}`))
 			return

@@ -16,10 +16,7 @@ import (
 	svcnotify "github.com/opencollab/backend/svc-notify"
 )
 
-const secret = servicetest.Secret
-
 var (
-	signer   = servicetest.Signer
 	ws1      = internalauth.Workspace("ws1")
 	ws2      = internalauth.Workspace("ws2")
 	identity = internalauth.Service("identity")
