@@ -16,12 +16,12 @@ import (
 const MinSecretLen = 16
 
 // Base is the configuration every service has; each service's Config
-// embeds it, so its env names are the same everywhere.
+// embeds it, so its env names are the same everywhere. An empty MongoDB is
+// the service's DefaultDatabase (collab_<name without svc->), filled in by
+// pkg/svcmain and shown as the default in docs/settings.md.
 type Base struct {
-	ListenAddr string `env:"LISTEN_ADDR, default=:8080"`
-	MongoURI   string `env:"MONGO_URI" mask:"true"`
-	// MongoDB is the database name; empty: DefaultDatabase of the service
-	// (collab_<name without svc->), filled in by pkg/svcmain.
+	ListenAddr     string `env:"LISTEN_ADDR, default=:8080"`
+	MongoURI       string `env:"MONGO_URI" mask:"true"`
 	MongoDB        string `env:"MONGO_DB"`
 	RedisURL       string `env:"REDIS_URL" mask:"true"`
 	InternalSecret string `env:"INTERNAL_SECRET" mask:"true"`
