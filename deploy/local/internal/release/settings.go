@@ -47,17 +47,16 @@ func SettingsOf(dir string) ([]Setting, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no Config struct", dir)
 	}
-	// A service's Config embeds service.Base, the settings every service has.
-	root, err := RepoRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	frame, err := packageStructs(filepath.Join(root, "pkg", "service"))
-	if err != nil {
-		return nil, err
-	}
-	for name, st := range frame {
-		structs["service."+name] = st
+	// A service's Config embeds service.Base, the settings every service
+	// has (a package outside the repository has no frame to embed).
+	if root, err := RepoRoot(dir); err == nil {
+		frame, err := packageStructs(filepath.Join(root, "pkg", "service"))
+		if err != nil {
+			return nil, err
+		}
+		for name, st := range frame {
+			structs["service."+name] = st
+		}
 	}
 	var out []Setting
 	collectSettings(cfg, structs, &out)
