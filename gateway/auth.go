@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -55,12 +54,6 @@ func signPrincipal(signer *internalauth.Signer, principal string, now time.Time)
 		signature: h[internalauth.HeaderSignature],
 		expires:   now.Add(signatureLife),
 	}
-}
-
-func (p *signedPrincipal) apply(h http.Header) {
-	h[internalauth.HeaderPrincipal] = p.principal
-	h[internalauth.HeaderTimestamp] = p.timestamp
-	h[internalauth.HeaderSignature] = p.signature
 }
 
 // fixedPrincipal signs one principal that needs no lookup (the operator,
@@ -144,15 +137,4 @@ func firstValue(h http.Header, name, alias string) string {
 		}
 	}
 	return ""
-}
-
-// stripInternalHeaders removes what a client must not send on or forge:
-// its credentials (services never see tokens) and any X-Svc-* header,
-// including a forged principal or signature.
-func stripInternalHeaders(h http.Header) {
-	for k := range h {
-		if strings.HasPrefix(k, "X-Svc-") || strings.HasPrefix(k, "X-Velt-") {
-			delete(h, k)
-		}
-	}
 }

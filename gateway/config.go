@@ -42,9 +42,9 @@ type Config struct {
 	// kernel pipes (6 file descriptors) and two goroutines (~16 KiB), so the
 	// default needs ~60 000 descriptors. 0 refuses every upgrade.
 	MaxRealtimeTunnels int `env:"MAX_REALTIME_TUNNELS, default=10000"`
-	// HTTPServer picks the inbound HTTP/1.1 server: "net/http" or the lean
-	// "h1" (see inbound.go).
-	HTTPServer string `env:"HTTP_SERVER, default=net/http"`
+	// HTTPServer picks the inbound HTTP/1.1 server: the lean "h1" or
+	// "net/http" (see inbound.go).
+	HTTPServer string `env:"HTTP_SERVER, default=h1"`
 }
 
 // maxAuthCacheTTL is the token-reset deadline of the issue.

@@ -46,6 +46,7 @@ type Gateway struct {
 	maxBody      int64
 	tracer       trace.Tracer
 	spanOpts     []trace.SpanStartOption
+	series       seriesCache
 
 	errTooBig *api.Error
 }
@@ -130,36 +131,36 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		serveDocs(w, r)
 		return
 	}
-	rec, r, span := g.startRequest(w, r)
+	c, ctx, span := g.startRequest(w, r)
 	// The access log is Debug: at Info it would cost more than the proxy.
-	if g.logger.Enabled(r.Context(), slog.LevelDebug) {
-		defer rec.log(g.logger, r)
+	if g.logger.Enabled(ctx, slog.LevelDebug) {
+		defer c.rec.log(ctx, g.logger, r)
 	}
-	rt := g.handle(rec, r)
-	g.finishRequest(rec, r, span, rt)
+	rt := g.handle(ctx, c, r)
+	g.finishRequest(ctx, c, r, span, rt)
 }
 
 // handle runs the checks in order, cheapest and least privileged first:
 // route, method, credentials, rate limit, body size, deployment. It returns
-// the route taken, nil when none matched.
-func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) *route {
-	ctx, path := r.Context(), r.URL.Path
-	id := g.ids.ensure(r.Header)
+// the route taken, nil when none matched. ctx carries the request's span.
+func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) *route {
+	w, path := &c.rec, r.URL.Path
+	id := g.ids.ensure(r.Header, &c.id)
 	span := trace.SpanFromContext(ctx)
 	if r.Method == http.MethodGet {
 		if rt := g.router.matchRealtime(path); rt != nil {
 			annotate(span, rt, nil)
-			g.realtime(w, r, id, rt)
+			g.realtime(ctx, w, r, id, rt)
 			return rt
 		}
 	}
 	rt := g.router.match(path)
 	if rt == nil {
-		g.reject(w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))
+		g.reject(ctx, w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))
 		return nil
 	}
 	if r.Method != http.MethodPost {
-		g.reject(w, r, id, api.Errorf(api.InvalidArgument, "method %s is not allowed; every operation is POST", r.Method))
+		g.reject(ctx, w, r, id, api.Errorf(api.InvalidArgument, "method %s is not allowed; every operation is POST", r.Method))
 		return rt
 	}
 	var (
@@ -174,38 +175,30 @@ func (g *Gateway) handle(w http.ResponseWriter, r *http.Request) *route {
 	}
 	annotate(span, rt, principal)
 	if err != nil {
-		g.reject(w, r, id, err)
+		g.reject(ctx, w, r, id, err)
 		return rt
 	}
 	if g.limiter != nil && apiKey != "" && !g.limiter.allow(ctx, apiKey) {
-		g.reject(w, r, id, errRateLimited)
+		g.reject(ctx, w, r, id, errRateLimited)
 		return rt
 	}
 	if r.ContentLength > g.maxBody {
-		g.reject(w, r, id, g.errTooBig)
+		g.reject(ctx, w, r, id, g.errTooBig)
 		return rt
 	}
 	if rt.proxy == nil {
-		g.reject(w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
+		g.reject(ctx, w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
 		return rt
 	}
-	g.forward(w, r, rt, principal)
+	// A sized body over the limit was refused above; a chunked one is cut
+	// off at the limit while it streams (INVALID_ARGUMENT).
+	rt.proxy.serve(ctx, w, r, principal, &c.hop, g.maxBody)
 	return rt
-}
-
-// forward streams r to the route's service as principal.
-func (g *Gateway) forward(w http.ResponseWriter, r *http.Request, rt *route, principal *signedPrincipal) {
-	stripInternalHeaders(r.Header)
-	principal.apply(r.Header)
-	// A sized body over the limit was refused in handle; a chunked one is
-	// cut off at the limit while it streams (INVALID_ARGUMENT).
-	rt.proxy.serve(r.Context(), w, r, g.maxBody)
 }
 
 // reject answers with the error envelope. Client mistakes are Debug (a
 // flood of bad requests must not flood the logs); our failures are Warn.
-func (g *Gateway) reject(w http.ResponseWriter, r *http.Request, id string, err error) {
-	ctx := r.Context()
+func (g *Gateway) reject(ctx context.Context, w http.ResponseWriter, r *http.Request, id string, err error) {
 	apiErr, _ := api.AsError(err)
 	level := slog.LevelDebug
 	if apiErr.Status == api.Unavailable || apiErr.Status == api.Internal {

@@ -13,9 +13,9 @@ import (
 	"github.com/opencollab/backend/pkg/server"
 )
 
-// Inbound servers: net/http (the default) or the gateway's lean HTTP/1.1
-// server, which reuses each connection's request, headers and buffers and
-// answers in one write (internal/h1).
+// Inbound servers: the gateway's lean HTTP/1.1 server (the default), which
+// reuses each connection's request, headers and buffers and answers in one
+// write (internal/h1), or net/http.
 const (
 	InboundNetHTTP = "net/http"
 	InboundH1      = "h1"
@@ -37,12 +37,13 @@ type Inbound struct {
 	ln     net.Listener
 }
 
-// ListenInbound binds addr for the server kind (a Config.HTTPServer value).
+// ListenInbound binds addr for the server kind (a Config.HTTPServer value;
+// "" is the default, h1).
 func ListenInbound(kind, addr string) (*Inbound, error) {
 	if err := checkInbound(kind); err != nil {
 		return nil, err
 	}
-	if kind != InboundH1 {
+	if kind == InboundNetHTTP {
 		s, err := server.Listen(addr)
 		return &Inbound{kind: InboundNetHTTP, stdlib: s}, err
 	}
@@ -50,7 +51,7 @@ func ListenInbound(kind, addr string) (*Inbound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	return &Inbound{kind: kind, ln: ln}, nil
+	return &Inbound{kind: InboundH1, ln: ln}, nil
 }
 
 // Addr is the bound address.

@@ -12,12 +12,18 @@ import (
 
 // testInbound is the inbound server the gateway's tests run on. TestMain
 // runs the whole suite once per server, so every behaviour test holds for
-// net/http and for h1 alike.
+// net/http and for h1 alike. GATEWAY_TEST_INBOUND=h1 (or net/http) runs
+// it on one server only, which a -cpuprofile of a benchmark needs: a
+// second m.Run would overwrite the profile.
 var testInbound = InboundNetHTTP
 
 func TestMain(m *testing.M) {
 	code := 0
-	for _, kind := range []string{InboundNetHTTP, InboundH1} {
+	kinds := []string{InboundNetHTTP, InboundH1}
+	if only := os.Getenv("GATEWAY_TEST_INBOUND"); only != "" {
+		kinds = []string{only}
+	}
+	for _, kind := range kinds {
 		testInbound = kind
 		fmt.Fprintf(os.Stderr, "=== gateway suite on inbound server %s\n", kind)
 		if c := m.Run(); c != 0 {

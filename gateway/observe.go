@@ -1,7 +1,11 @@
 package gateway
 
 import (
+	"context"
+	"maps"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -19,10 +23,23 @@ const (
 	attrUpstream  = attribute.Key("opencollab.upstream.service")
 )
 
+// call is the gateway's own state of one request, allocated once so the
+// hot path does not allocate its pieces one by one: the status recorder,
+// the trace headers sent upstream, the request id the gateway made and the
+// backing array of the answer's header values.
+type call struct {
+	rec statusRecorder
+	hop hopState
+	id  [1]string
+}
+
 // startRequest opens the request's server span (a child of the client's
 // traceparent, if any) before anything else runs, so every log line of the
 // request carries its trace and span ids, and wraps w to learn the status.
-func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*statusRecorder, *http.Request, trace.Span) {
+// The span's context is returned, not set on r: a request copy per call
+// would be an allocation only the gateway's own code would read.
+func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*call, context.Context, trace.Span) {
+	c := &call{rec: statusRecorder{ResponseWriter: w, start: time.Now()}}
 	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
 	ctx, span := g.tracer.Start(ctx, r.Method, g.spanOpts...)
 	if span.IsRecording() {
@@ -35,7 +52,7 @@ func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*statusR
 			attribute.String("user_agent.original", r.UserAgent()),
 		)
 	}
-	return newStatusRecorder(w), r.WithContext(ctx), span
+	return c, ctx, span
 }
 
 // annotate adds what authentication and routing found out.
@@ -57,9 +74,9 @@ func annotate(span trace.Span, rt *route, principal *signedPrincipal) {
 // route; an unknown one (404) is reported as its prefix, so that scans of
 // random paths cannot grow the label sets. A realtime tunnel is not
 // measured: its duration is the session's.
-func (g *Gateway) finishRequest(rec *statusRecorder, r *http.Request, span trace.Span, rt *route) {
+func (g *Gateway) finishRequest(ctx context.Context, c *call, r *http.Request, span trace.Span, rt *route) {
 	defer span.End()
-	status := rec.status
+	status := c.rec.status
 	if status == 0 {
 		status = http.StatusSwitchingProtocols // hijacked for a tunnel
 	}
@@ -81,7 +98,46 @@ func (g *Gateway) finishRequest(rec *statusRecorder, r *http.Request, span trace
 	if rt != nil && rt.realtime {
 		return
 	}
-	telemetry.ObserveRequest(r.Context(), r.Method, route, status, time.Since(rec.start))
+	telemetry.ObserveRequestAs(ctx, g.series.get(r.Method, route, status), time.Since(c.rec.start))
+}
+
+// maxSeries bounds the metric series kept built; the label sets are
+// bounded by the routes, but a flood of odd methods or paths must not grow
+// the cache (past the bound a series is built per request).
+const maxSeries = 1024
+
+// seriesCache keeps the request series seen. Readers load a map that is
+// never written; a new series copies it.
+type seriesCache struct {
+	m  atomic.Pointer[map[seriesKey]telemetry.RequestSeries]
+	mu sync.Mutex
+}
+
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+func (c *seriesCache) get(method, route string, status int) telemetry.RequestSeries {
+	k := seriesKey{method, route, status}
+	if m := c.m.Load(); m != nil {
+		if s, ok := (*m)[k]; ok {
+			return s
+		}
+	}
+	s := telemetry.NewRequestSeries(method, route, status)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next := map[seriesKey]telemetry.RequestSeries{}
+	if old := c.m.Load(); old != nil {
+		if len(*old) >= maxSeries {
+			return s
+		}
+		next = maps.Clone(*old)
+	}
+	next[k] = s
+	c.m.Store(&next)
+	return s
 }
 
 func scheme(r *http.Request) string {

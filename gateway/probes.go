@@ -39,16 +39,11 @@ func (g *Gateway) probe(w http.ResponseWriter, r *http.Request, redisCheck func(
 	_, _ = w.Write([]byte("ready"))
 }
 
-// statusRecorder remembers the status for the access log. It exists only
-// when Debug logging is on.
+// statusRecorder remembers the status for the metrics and the access log.
 type statusRecorder struct {
 	http.ResponseWriter
 	status int
 	start  time.Time
-}
-
-func newStatusRecorder(w http.ResponseWriter) *statusRecorder {
-	return &statusRecorder{ResponseWriter: w, start: time.Now()}
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -69,8 +64,8 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 // reach the real writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-func (s *statusRecorder) log(logger *slog.Logger, r *http.Request) {
-	logger.DebugContext(r.Context(), "request",
+func (s *statusRecorder) log(ctx context.Context, logger *slog.Logger, r *http.Request) {
+	logger.DebugContext(ctx, "request",
 		"method", r.Method, "path", r.URL.Path, "status", s.status,
 		"duration", time.Since(s.start), "requestId", r.Header.Get(internalauth.HeaderRequestID))
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"time"
@@ -46,14 +47,22 @@ func newServiceProxy(name service, target *url.URL, logger *slog.Logger) *servic
 // aLongTimeAgo is a deadline that fails a blocked read or write at once.
 var aLongTimeAgo = time.Unix(1, 0)
 
-// serve proxies r (already authenticated and signed) and writes the answer
-// or an envelope to w. ctx carries the gateway's span.
-func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, maxBody int64) {
+// hopState is the memory of one proxied exchange, part of the request's
+// call: the trace headers for the service and the backing array of the
+// answer's header values (which the client's server reads after serve
+// returns, so it cannot be pooled).
+type hopState struct {
+	trace traceHeaders
+	vals  [8]string
+}
+
+// serve proxies r as principal and writes the answer or an envelope to w.
+// ctx carries the gateway's span.
+func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, principal *signedPrincipal, hop *hopState, maxBody int64) {
 	bp := getBuf()
 	defer putBuf(bp)
-	var trace traceHeaders
-	otel.GetTextMapPropagator().Inject(ctx, &trace)
-	out := outRequest{host: p.host, trace: &trace}
+	otel.GetTextMapPropagator().Inject(ctx, &hop.trace)
+	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
 
 	length := r.ContentLength
 	buf := appendRequestHead((*bp)[:0], r, out, length)
@@ -77,7 +86,7 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 			p.fail(ctx, w, r, err)
 			return
 		}
-		retry, err := p.exchange(ctx, c, w, r, buf, inline)
+		retry, err := p.exchange(ctx, c, w, r, buf, inline, hop.vals[:0])
 		if err == nil {
 			return
 		}
@@ -103,8 +112,8 @@ func (p *serviceProxy) connection(ctx context.Context, attempt int) (*upConn, er
 // whether a failure may be retried (nothing was answered on a reused
 // connection). Once the answer's head is written to the client, failures
 // can only abort the client's connection.
-func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, inline bool) (bool, error) {
-	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(aLongTimeAgo) })
+func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, inline bool, vals []string) (bool, error) {
+	stop := abortOnCancel(ctx, c)
 	healthy := false
 	defer func() {
 		if stop() && healthy {
@@ -113,16 +122,25 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 			_ = c.Close()
 		}
 	}()
-	if _, err := c.Write(head); err != nil {
-		return c.reused, err
-	}
-	if !inline {
+	if inline {
+		// Written by the answer's first read, in the same wait.
+		if err := c.src.queue(head, c.br.Buffered()); err != nil {
+			return c.reused, err
+		}
+	} else {
+		if _, err := c.Write(head); err != nil {
+			return c.reused, err
+		}
 		if err := streamBody(c, r.Body, r.ContentLength < 0); err != nil {
 			return false, err
 		}
 	}
 	h := w.Header()
-	rh, err := readResponseHead(c.br, h)
+	rh, err := readResponseHead(c.br, h, vals)
+	if werr := c.src.takeWriteErr(); werr != nil {
+		clear(h)
+		return c.reused, werr
+	}
 	if err != nil || rh.status == http.StatusSwitchingProtocols {
 		clear(h)
 		if err == nil {
@@ -149,6 +167,19 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 	healthy = clean && rh.keepAlive
 	return false, nil
 }
+
+// abortOnCancel fails c's blocked reads and writes once ctx is cancelled
+// (the client hung up, with net/http's background read). Its stop reports
+// whether that had not happened. A context that cannot be cancelled (the
+// lean inbound server's) costs nothing.
+func abortOnCancel(ctx context.Context, c net.Conn) (stop func() bool) {
+	if ctx.Done() == nil {
+		return notCancelled
+	}
+	return context.AfterFunc(ctx, func() { _ = c.SetDeadline(aLongTimeAgo) })
+}
+
+func notCancelled() bool { return true }
 
 func bodyAllowed(method string, status int) bool {
 	return method != http.MethodHead && status != http.StatusNoContent && status != http.StatusNotModified && status >= 200

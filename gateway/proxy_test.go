@@ -209,7 +209,7 @@ func TestReadResponseHeadRejectsSmuggling(t *testing.T) {
 		"negative length": "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
 		"no status":       "HTTP/1.1 OK\r\n\r\n",
 	} {
-		if _, err := readResponseHead(bufio.NewReader(strings.NewReader(head)), http.Header{}); err == nil {
+		if _, err := readResponseHead(bufio.NewReader(strings.NewReader(head)), http.Header{}, nil); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

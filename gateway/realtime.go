@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 )
@@ -27,17 +28,17 @@ var (
 
 // isWebSocketUpgrade reports whether h asks for a WebSocket upgrade.
 func isWebSocketUpgrade(h http.Header) bool {
-	return connectionListed(h["Connection"], "upgrade") && connectionListed(h["Upgrade"], "websocket")
+	return httpfield.HasToken(h["Connection"], "upgrade") && httpfield.HasToken(h["Upgrade"], "websocket")
 }
 
 // realtime serves a GET on a realtime path.
-func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt *route) {
+func (g *Gateway) realtime(ctx context.Context, w http.ResponseWriter, r *http.Request, id string, rt *route) {
 	if !isWebSocketUpgrade(r.Header) {
-		g.reject(w, r, id, errUpgradeRequired)
+		g.reject(ctx, w, r, id, errUpgradeRequired)
 		return
 	}
 	if rt.proxy == nil {
-		g.reject(w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
+		g.reject(ctx, w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
 		return
 	}
 	if !g.tunnels.acquire() {
@@ -45,13 +46,11 @@ func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt
 		if g.tunnels.shutdown.Load() {
 			err = errShutdown
 		}
-		g.reject(w, r, id, err)
+		g.reject(ctx, w, r, id, err)
 		return
 	}
-	stripInternalHeaders(r.Header)
-	g.realtimeAuth.current().apply(r.Header)
-	ctx, span := g.tracer.Start(r.Context(), rt.spanName, g.spanOpts...)
-	tn := rt.proxy.upgrade(ctx, w, r)
+	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
+	tn := rt.proxy.upgrade(ctx, w, r, g.realtimeAuth.current())
 	span.End() // the span covers the handshake, not the tunnel's life
 	if tn == nil {
 		g.tunnels.release()
@@ -67,7 +66,7 @@ func (g *Gateway) realtime(w http.ResponseWriter, r *http.Request, id string, rt
 // upgrade forwards the handshake on a new connection. On a 101 it takes
 // over the client connection and returns the tunnel to run; any other
 // answer (the service refusing the token, say) goes to the client as is.
-func (p *serviceProxy) upgrade(ctx context.Context, w http.ResponseWriter, r *http.Request) *tunnel {
+func (p *serviceProxy) upgrade(ctx context.Context, w http.ResponseWriter, r *http.Request, principal *signedPrincipal) *tunnel {
 	c, err := p.pool.dial(ctx)
 	if err != nil {
 		p.fail(ctx, w, r, err)
@@ -77,13 +76,13 @@ func (p *serviceProxy) upgrade(ctx context.Context, w http.ResponseWriter, r *ht
 	otel.GetTextMapPropagator().Inject(ctx, &trace)
 	bp := getBuf()
 	defer putBuf(bp)
-	head := appendRequestHead((*bp)[:0], r, outRequest{host: p.host, trace: &trace, upgrade: true}, 0)
-	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(aLongTimeAgo) })
+	head := appendRequestHead((*bp)[:0], r, outRequest{host: p.host, principal: principal, trace: &trace, upgrade: true}, 0)
+	stop := abortOnCancel(ctx, c)
 	h := w.Header()
 	_, err = c.Write(head)
 	var rh respHead
 	if err == nil {
-		rh, err = readResponseHead(c.br, h)
+		rh, err = readResponseHead(c.br, h, nil)
 	}
 	if !stop() && err == nil {
 		err = ctx.Err()
@@ -123,7 +122,7 @@ func (p *serviceProxy) takeOver(ctx context.Context, w http.ResponseWriter, r *h
 	buf = append(buf, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"...)
 	for k, vv := range w.Header() {
 		for _, v := range vv {
-			buf = appendHeader(buf, k, v)
+			buf = httpfield.Append(buf, k, v)
 		}
 	}
 	buf = append(buf, "\r\n"...)

@@ -27,8 +27,9 @@ func newRequestIDs() *requestIDs {
 }
 
 // ensure keeps the client's X-Request-Id when it is a sane token, else sets
-// a new one, and returns the id.
-func (g *requestIDs) ensure(h http.Header) string {
+// a new one, and returns the id. A new id's header value is held in slot,
+// the request's own memory.
+func (g *requestIDs) ensure(h http.Header, slot *[1]string) string {
 	if v := h[internalauth.HeaderRequestID]; len(v) == 1 && saneRequestID(v[0]) {
 		return v[0]
 	}
@@ -37,7 +38,8 @@ func (g *requestIDs) ensure(h http.Header) string {
 	b = append(b, '-')
 	b = strconv.AppendUint(b, g.n.Add(1), 36)
 	id := string(b)
-	h[internalauth.HeaderRequestID] = []string{id}
+	slot[0] = id
+	h[internalauth.HeaderRequestID] = slot[:]
 	return id
 }
 

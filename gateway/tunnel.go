@@ -3,6 +3,7 @@ package gateway
 import (
 	"io"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -25,10 +26,27 @@ type tunnels struct {
 	open   map[*tunnel]struct{}
 	closed bool
 	wg     sync.WaitGroup
+	// pollers relay the tunnels, one loop per CPU, taken in turn, started
+	// with the first tunnel and stopped by close; none: every tunnel
+	// copies on goroutines.
+	pollers     []*poller
+	pollersOnce sync.Once
+	next        atomic.Uint64
 }
 
 func newTunnels(max int) *tunnels {
 	return &tunnels{max: int64(max), open: make(map[*tunnel]struct{})}
+}
+
+// startPollers runs the epoll loops (t.mu held).
+func (t *tunnels) startPollers() {
+	t.pollersOnce.Do(func() {
+		for range runtime.GOMAXPROCS(0) {
+			if p, err := newPoller(); err == nil {
+				t.pollers = append(t.pollers, p)
+			}
+		}
+	})
 }
 
 // acquire reserves a slot for one tunnel; release gives it back. A
@@ -51,37 +69,76 @@ func (t *tunnels) release() { t.active.Add(-1) }
 type tunnel struct {
 	client, service net.Conn
 	once            sync.Once
+
+	mu          sync.Mutex
+	closed      bool
+	beforeClose func() // the poller's deregistration
+	finish      func() // the registry's bookkeeping, once closed
 }
 
 // closeBoth ends the tunnel: a copy blocked on either side returns.
 func (tn *tunnel) closeBoth() {
 	tn.once.Do(func() {
+		tn.mu.Lock()
+		tn.closed = true
+		before, finish := tn.beforeClose, tn.finish
+		tn.mu.Unlock()
+		if before != nil {
+			before()
+		}
 		_ = tn.client.Close()
 		_ = tn.service.Close()
+		if finish != nil {
+			finish()
+		}
 	})
 }
 
-// run copies both ways until either side closes, then closes both and
-// releases the slot. It returns at once, closing both, when the registry is
-// already closed (shutdown).
+// setBeforeClose sets what closeBoth runs first; false when the tunnel is
+// closed already.
+func (tn *tunnel) setBeforeClose(f func()) bool {
+	tn.mu.Lock()
+	defer tn.mu.Unlock()
+	tn.beforeClose = f
+	return !tn.closed
+}
+
+// run relays both ways until either side closes, then closes both and
+// releases the slot: from the poller's loop when it can take the tunnel
+// (run returns at once), else on two goroutines. It returns at once,
+// closing both, when the registry is already closed (shutdown).
 func (t *tunnels) run(tn *tunnel) {
-	defer t.release()
 	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
 		tn.closeBoth()
+		t.release()
 		return
 	}
 	t.open[tn] = struct{}{}
 	t.wg.Add(1)
+	t.startPollers()
+	pollers := t.pollers
 	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		delete(t.open, tn)
-		t.mu.Unlock()
-		t.wg.Done()
-	}()
-
+	var once sync.Once
+	finish := func() {
+		once.Do(func() {
+			t.mu.Lock()
+			delete(t.open, tn)
+			t.mu.Unlock()
+			t.wg.Done()
+			t.release()
+		})
+	}
+	if len(pollers) > 0 {
+		tn.mu.Lock()
+		tn.finish = finish
+		tn.mu.Unlock()
+		if pollers[t.next.Add(1)%uint64(len(pollers))].add(tn) {
+			return
+		}
+	}
+	defer finish()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -99,11 +156,21 @@ func (t *tunnels) close() {
 	t.shutdown.Store(true)
 	t.mu.Lock()
 	t.closed = true
+	open := make([]*tunnel, 0, len(t.open))
 	for tn := range t.open {
-		tn.closeBoth()
+		open = append(open, tn)
 	}
 	t.mu.Unlock()
+	for _, tn := range open { // not under t.mu: closing one runs its finish
+		tn.closeBoth()
+	}
 	t.wg.Wait()
+	t.mu.Lock()
+	pollers := t.pollers
+	t.mu.Unlock()
+	for _, p := range pollers {
+		p.stop()
+	}
 }
 
 // pipe copies src to dst until either fails. Between two TCP connections

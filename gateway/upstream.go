@@ -23,6 +23,7 @@ const (
 type upConn struct {
 	net.Conn
 	br       *bufio.Reader
+	src      *upReader // br's source
 	lastUsed time.Time
 	// reused is set once the connection has carried a request: a failure
 	// before any answer on a reused connection may be a close racing our
@@ -82,7 +83,8 @@ func (p *connPool) dial(ctx context.Context) (*upConn, error) {
 		}
 		c = tc
 	}
-	return &upConn{Conn: c, br: bufio.NewReaderSize(c, upstreamReadBuffer)}, nil
+	src := newUpReader(c)
+	return &upConn{Conn: c, br: bufio.NewReaderSize(src, upstreamReadBuffer), src: src}, nil
 }
 
 // put returns a connection whose last exchange completed cleanly, and

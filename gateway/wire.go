@@ -9,6 +9,9 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
+	"github.com/opencollab/backend/pkg/internalauth"
 )
 
 // The HTTP/1.1 framing of the upstream hop, written by hand so a request
@@ -40,19 +43,12 @@ func skipResponseHeader(k string) bool {
 	return false
 }
 
-// connectionListed reports whether the Connection header names k, which
-// makes k hop-by-hop too.
-func connectionListed(connection []string, k string) bool {
-	for _, v := range connection {
-		for v != "" {
-			var tok string
-			tok, v, _ = strings.Cut(v, ",")
-			if strings.EqualFold(strings.TrimSpace(tok), k) {
-				return true
-			}
-		}
-	}
-	return false
+// internalHeader reports whether a client header is one it must not send
+// on or forge: its credentials (services never see tokens) and any X-Svc-*
+// header, a forged principal or signature included. The gateway writes
+// the principal it signed instead.
+func internalHeader(k string) bool {
+	return strings.HasPrefix(k, "X-Svc-") || strings.HasPrefix(k, "X-Velt-")
 }
 
 // traceHeaders collects what the propagator injects (traceparent,
@@ -84,8 +80,10 @@ func (t *traceHeaders) has(k string) bool {
 
 // outRequest is what goes into a request head besides the client's headers.
 type outRequest struct {
-	host  string
-	trace *traceHeaders
+	host string
+	// principal's signed headers are sent; the client's internal ones not.
+	principal *signedPrincipal
+	trace     *traceHeaders
 	// upgrade forwards a WebSocket handshake: Connection and Upgrade are
 	// written, not dropped.
 	upgrade bool
@@ -106,15 +104,21 @@ func appendRequestHead(b []byte, r *http.Request, o outRequest, contentLength in
 	b = append(b, "\r\n"...)
 	connection := r.Header["Connection"]
 	for k, vv := range r.Header {
-		if skipRequestHeader(k) || o.trace.has(k) || (len(connection) > 0 && connectionListed(connection, k)) {
+		if skipRequestHeader(k) || internalHeader(k) || o.trace.has(k) ||
+			(len(connection) > 0 && httpfield.HasToken(connection, k)) {
 			continue
 		}
 		for _, v := range vv {
-			b = appendHeader(b, k, v)
+			b = httpfield.Append(b, k, v)
 		}
 	}
 	for i := range o.trace.n {
-		b = appendHeader(b, o.trace.kv[i][0], o.trace.kv[i][1])
+		b = httpfield.Append(b, o.trace.kv[i][0], o.trace.kv[i][1])
+	}
+	if p := o.principal; p != nil {
+		b = httpfield.Append(b, internalauth.HeaderPrincipal, p.principal[0])
+		b = httpfield.Append(b, internalauth.HeaderTimestamp, p.timestamp[0])
+		b = httpfield.Append(b, internalauth.HeaderSignature, p.signature[0])
 	}
 	switch {
 	case o.upgrade:
@@ -125,21 +129,6 @@ func appendRequestHead(b []byte, r *http.Request, o outRequest, contentLength in
 		b = append(b, "Content-Length: "...)
 		b = strconv.AppendInt(b, contentLength, 10)
 		b = append(b, "\r\n"...)
-	}
-	return append(b, "\r\n"...)
-}
-
-// appendHeader writes one field; a CR or LF in a value becomes a space, as
-// http.Header.Write does, so nothing can end the head early.
-func appendHeader(b []byte, k, v string) []byte {
-	b = append(b, k...)
-	b = append(b, ": "...)
-	start := len(b)
-	b = append(b, v...)
-	for i := start; i < len(b); i++ {
-		if b[i] == '\r' || b[i] == '\n' {
-			b[i] = ' '
-		}
 	}
 	return append(b, "\r\n"...)
 }
@@ -160,21 +149,24 @@ var (
 
 // readResponseHead reads the status line and headers into h (the client's
 // response headers, minus hop-by-hop ones). Interim 1xx answers other than
-// 101 are skipped.
-func readResponseHead(br *bufio.Reader, h http.Header) (respHead, error) {
+// 101 are skipped. The head is read as one string and the values put in h
+// are substrings of it, their slices cut from vals' backing array: one or
+// two allocations for the whole head.
+func readResponseHead(br *bufio.Reader, h http.Header, vals []string) (respHead, error) {
 	for first := true; ; first = false {
-		line, err := br.ReadSlice('\n')
+		head, err := readAnswerHead(br)
 		if err != nil {
-			if first && len(line) == 0 {
+			if first && errors.Is(err, errNothingRead) {
 				return respHead{}, errors.Join(errNoResponse, err)
 			}
 			return respHead{}, err
 		}
+		line, fields, _ := strings.Cut(head, "\n")
 		rh, err := parseStatusLine(line)
 		if err != nil {
 			return rh, err
 		}
-		if err := readHeaderFields(br, h, &rh); err != nil {
+		if err := parseHeaderFields(fields, h, vals, &rh); err != nil {
 			return rh, err
 		}
 		if rh.status >= 200 || rh.status == http.StatusSwitchingProtocols {
@@ -184,13 +176,14 @@ func readResponseHead(br *bufio.Reader, h http.Header) (respHead, error) {
 	}
 }
 
-func parseStatusLine(line []byte) (respHead, error) {
-	// "HTTP/1.1 200 OK\r\n"
-	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
+// parseStatusLine reads "HTTP/1.1 200 OK\r" (the line without its LF).
+func parseStatusLine[T string | []byte](line T) (respHead, error) {
+	if len(line) < 12 || string(line[:7]) != "HTTP/1." || line[8] != ' ' {
 		return respHead{}, errBadAnswer
 	}
 	status := 0
-	for _, c := range line[9:12] {
+	for i := 9; i < 12; i++ {
+		c := line[i]
 		if c < '0' || c > '9' {
 			return respHead{}, errBadAnswer
 		}
@@ -203,62 +196,132 @@ func parseStatusLine(line []byte) (respHead, error) {
 // bounded by the connection's 16 KiB read buffer).
 const maxAnswerFields = 256
 
-func readHeaderFields(br *bufio.Reader, h http.Header, rh *respHead) error {
+// parseHeaderFields reads the field lines of a head, through its empty line.
+func parseHeaderFields(fields string, h http.Header, vals []string, rh *respHead) error {
 	var connection []string
-	for fields := 0; ; fields++ {
-		if fields > maxAnswerFields {
+	for n := 0; ; n++ {
+		if n > maxAnswerFields {
 			return errBadAnswer
 		}
-		line, err := br.ReadSlice('\n')
-		if err != nil {
-			return err
-		}
-		line = bytes.TrimRight(line, "\r\n")
+		line, rest, _ := strings.Cut(fields, "\n")
+		fields = rest
+		line = strings.TrimRight(line, "\r\n")
 		if len(line) == 0 {
 			break
 		}
-		name, value, ok := bytes.Cut(line, []byte(":"))
+		name, value, ok := strings.Cut(line, ":")
 		if !ok || len(name) == 0 || line[0] == ' ' || line[0] == '\t' {
 			return errBadAnswer
 		}
 		key := canonicalKey(name)
-		value = bytes.TrimSpace(value)
+		value = strings.TrimSpace(value)
 		switch key {
 		case "Content-Length":
-			n, err := strconv.ParseInt(string(value), 10, 64)
+			n, err := strconv.ParseInt(value, 10, 64)
 			if err != nil || n < 0 || (rh.contentLength >= 0 && n != rh.contentLength) {
 				return errBadAnswer
 			}
 			rh.contentLength = n
 		case "Transfer-Encoding":
-			if !bytes.EqualFold(value, []byte("chunked")) {
+			if !strings.EqualFold(value, "chunked") {
 				return errBadAnswer // no other coding is sent by our services
 			}
 			rh.chunked = true
 		case "Connection":
-			connection = append(connection, string(value))
-			if bytes.EqualFold(value, []byte("close")) {
+			connection = append(connection, value)
+			if strings.EqualFold(value, "close") {
 				rh.keepAlive = false
-			} else if bytes.EqualFold(value, []byte("keep-alive")) {
+			} else if strings.EqualFold(value, "keep-alive") {
 				rh.keepAlive = true
 			}
 		}
-		if !skipResponseHeader(key) {
-			h[key] = append(h[key], internValue(key, value))
+		if skipResponseHeader(key) {
+			continue
+		}
+		if vv, ok := h[key]; ok {
+			h[key] = append(vv, value)
+		} else {
+			vals = append(vals, value)
+			h[key] = vals[len(vals)-1 : len(vals) : len(vals)]
 		}
 	}
 	if rh.chunked {
 		rh.contentLength = -1
 		delete(h, "Content-Length")
 	}
-	for _, c := range connection {
+	if len(connection) > 0 {
 		for k := range h {
-			if connectionListed([]string{c}, k) {
+			if httpfield.HasToken(connection, k) {
 				delete(h, k)
 			}
 		}
 	}
 	return nil
+}
+
+// errNothingRead: the connection ended before the first byte of a head.
+var errNothingRead = errors.New("no bytes before the end of the connection")
+
+// readAnswerHead returns one head, through its empty line, as one string.
+// A head is almost always whole in the read buffer after one read: it is
+// then copied once. A longer one is gathered line by line.
+func readAnswerHead(br *bufio.Reader) (string, error) {
+	if _, err := br.Peek(1); err != nil {
+		return "", errors.Join(errNothingRead, err)
+	}
+	for checked := false; ; {
+		buf, _ := br.Peek(br.Buffered())
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 && !checked {
+			// Not HTTP: fail now rather than wait for an empty line.
+			if _, err := parseStatusLine(buf[:i]); err != nil {
+				return "", err
+			}
+			checked = true
+		}
+		if n := headLength(buf); n > 0 {
+			head := string(buf[:n])
+			_, _ = br.Discard(n)
+			return head, nil
+		}
+		if br.Buffered() == br.Size() {
+			return readLongHead(br)
+		}
+		if _, err := br.Peek(br.Buffered() + 1); err != nil {
+			return "", err
+		}
+	}
+}
+
+// headLength is the length of the head at the start of b through its
+// empty line, or 0 when b does not hold all of it.
+func headLength(b []byte) int {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return 0
+		}
+		line := b[i : i+j+1]
+		i += j + 1
+		if len(line) == 1 || len(line) == 2 && line[0] == '\r' {
+			return i
+		}
+	}
+}
+
+// readLongHead gathers a head longer than the read buffer.
+func readLongHead(br *bufio.Reader) (string, error) {
+	var head []byte
+	for lines := 0; lines <= maxAnswerFields+1; lines++ {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			return "", err
+		}
+		head = append(head, line...)
+		if len(bytes.TrimRight(line, "\r\n")) == 0 {
+			return string(head), nil
+		}
+	}
+	return "", errBadAnswer
 }
 
 // commonKeys interns the header names our services send, so parsing them
@@ -274,20 +337,11 @@ var commonKeys = func() map[string]string {
 	return m
 }()
 
-func canonicalKey(name []byte) string {
-	if k, ok := commonKeys[string(name)]; ok {
+func canonicalKey(name string) string {
+	if k, ok := commonKeys[name]; ok {
 		return k
 	}
-	return textproto.CanonicalMIMEHeaderKey(string(name))
-}
-
-// internValue avoids an allocation for the one value every answer repeats.
-func internValue(key string, v []byte) string {
-	const jsonType = "application/json; charset=utf-8"
-	if key == "Content-Type" && string(v) == jsonType {
-		return jsonType
-	}
-	return string(v)
+	return textproto.CanonicalMIMEHeaderKey(name)
 }
 
 // writerOnly hides a connection's ReadFrom, so io.CopyBuffer uses the

@@ -3,6 +3,7 @@ package svcmemory_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,6 +204,8 @@ func TestCreateAgentValidation(t *testing.T) {
 		{"no contextGathering", validAgent("contextGathering", nil), false},
 		{"empty strategies", validAgent("contextGathering", cg()), false},
 		{"unknown strategy name", validAgent("contextGathering", cg("telepathy")), false},
+		{"strategies at memory.agentLists", validAgent("contextGathering", cg(slices.Repeat([]string{"web-page-text"}, 100)...)), true},
+		{"strategies above memory.agentLists", validAgent("contextGathering", cg(slices.Repeat([]string{"web-page-text"}, 101)...)), false},
 		{"rest-api without options", validAgent("contextGathering", cg("rest-api")), false},
 		{"reserved metadata", validAgent("metadata", map[string]any{"internal": true}), false},
 		{"metadata not object", validAgent("metadata", "x"), false},

@@ -238,6 +238,8 @@ func TestSearchValidation(t *testing.T) {
 		{"annotation without org", map[string]any{"query": "x", "filters": map[string]any{"annotationId": "a"}}, []string{"filters.annotationId"}},
 		{"filters not an object", map[string]any{"query": "x", "filters": "all"}, []string{"filters"}},
 		{"unknown decision", map[string]any{"query": "x", "filters": map[string]any{"decision": "maybe"}}, []string{"filters.decision"}},
+		{"decisions above memory.decisions", map[string]any{"query": "x", "filters": map[string]any{"decision": slices.Repeat([]string{"approved"}, 21)}}, []string{"filters.decision"}},
+		{"excluded documents above their limit", map[string]any{"query": "x", "excludeDocumentIds": slices.Repeat([]string{"d"}, 1001)}, []string{"excludeDocumentIds"}},
 		{"unknown judge", map[string]any{"query": "x", "filters": map[string]any{"judgeType": "robot"}}, []string{"filters.judgeType"}},
 		{"start after end", map[string]any{"query": "x", "filters": map[string]any{"dateRange": map[string]any{"start": "2025-02-01", "end": "2025-01-01T00:00:00Z"}}}, []string{"filters.dateRange"}},
 		{"bad date", map[string]any{"query": "x", "filters": map[string]any{"dateRange": map[string]any{"start": "yesterday"}}}, []string{"filters.dateRange.start"}},

@@ -113,6 +113,7 @@ func TestEndpointCRUD(t *testing.T) {
 		{"endpointId": ep.ID, "uid": "other"},
 		{"endpointId": ep.ID, "url": nil},
 		{"endpointId": ep.ID, "filterTypes": []string{}},
+		{"endpointId": ep.ID, "filterTypes": slices.Repeat([]string{"comment.add"}, 101)}, // above workspace.filterTypes
 	} {
 		e.Fails(ws, endpointsUpdate, bad, http.StatusBadRequest, "INVALID_ARGUMENT")
 	}

@@ -41,6 +41,7 @@ func Decode(r *http.Request, dst any, opts ...DecodeOptions) error {
 
 // DecodeBytes is Decode on a body already read.
 func DecodeBytes(body []byte, dst any, o DecodeOptions) error {
+	recordRequestType(reflect.TypeOf(dst))
 	if len(bytes.TrimSpace(body)) == 0 {
 		if o.AllowEmpty {
 			return Validate(dst)

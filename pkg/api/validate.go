@@ -115,7 +115,18 @@ func joinField(path, name string) string {
 	return path + "." + name
 }
 
+// Wrapper is a field type holding its decoded JSON value inside (an
+// optional[T] of a partial update); Validate applies the field's rules to
+// Wrapped, so a wrapped array keeps its maximum.
+type Wrapper interface{ Wrapped() any }
+
 func checkField(f reflect.Value, r fieldRule, path string) string {
+	if w, ok := asWrapper(f); ok {
+		f = reflect.ValueOf(w.Wrapped())
+		if !f.IsValid() {
+			return ""
+		}
+	}
 	if r.required && isMissing(f) {
 		return fmt.Sprintf("field %s is required", path)
 	}
@@ -185,4 +196,12 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func asWrapper(f reflect.Value) (Wrapper, bool) {
+	if f.Kind() != reflect.Struct || !f.CanInterface() {
+		return nil, false
+	}
+	w, ok := f.Interface().(Wrapper)
+	return w, ok
 }

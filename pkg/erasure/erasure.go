@@ -15,10 +15,19 @@ import (
 // Path is the internal route each service serves for the erasure job.
 const Path = "/internal/userdata/erase"
 
+// The erasure limits: the users and organizations one users/data/delete
+// request (and so one call of Path) names.
+var limitTable = []api.Limit{
+	{Name: "erasure.userIds", Max: 100, Doc: "userIds of users/data/delete (and of each service's internal erase call)"},
+	{Name: "erasure.organizationIds", Max: 100, Doc: "organizationIds of users/data/delete"},
+}
+
+func init() { api.RegisterLimits(limitTable...) }
+
 // Request names the users whose data a service erases in one workspace.
 type Request struct {
 	WorkspaceID string   `json:"workspaceId" validate:"required"`
-	UserIDs     []string `json:"userIds" validate:"required,max=100"`
+	UserIDs     []string `json:"userIds" validate:"required,max=@erasure.userIds"`
 }
 
 // EraseFunc erases the users' data a service holds and says how many

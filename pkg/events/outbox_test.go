@@ -150,3 +150,43 @@ func runUntil(t *testing.T, c *events.Consumer) (stop func()) {
 	t.Cleanup(stop)
 	return stop
 }
+
+// A relay or Publish records a batch with one update; an event of the batch
+// a group has not acknowledged must stay however many of its batch-mates
+// were acknowledged, and the batch goes once all are.
+func TestOutboxKeepsABatchUntilItsLastEventIsAcknowledged(t *testing.T) {
+	ctx := context.Background()
+	rdb, db := testenv.Redis(t), testenv.Mongo(t)
+	if err := rdb.XGroupCreateMkStream(ctx, "events:test", "g", "0").Err(); err != nil {
+		t.Fatal(err)
+	}
+	p := events.NewPublisher(rdb, db, "test", testLogger(t))
+	batch := make([]events.Event, 5)
+	for i := range batch {
+		batch[i] = newEvent(t, "activity.add", map[string]any{"n": i})
+	}
+	if err := p.Publish(ctx, batch...); err != nil {
+		t.Fatal(err)
+	}
+	res, err := rdb.XReadGroup(ctx, &redis.XReadGroupArgs{Group: "g", Consumer: "c", Streams: []string{"events:test", ">"}, Count: 5}).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := res[0].Messages
+	for i, m := range msgs {
+		if i != 2 {
+			if err := rdb.XAck(ctx, "events:test", "g", m.ID).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	runRelay(t, p)
+	time.Sleep(200 * time.Millisecond) // several prune passes
+	if got := outboxIDs(t, db); !slices.Contains(got, batch[2].ID) {
+		t.Fatalf("outbox holds %v: the unacknowledged %s was pruned", got, batch[2].ID)
+	}
+	if err := rdb.XAck(ctx, "events:test", "g", msgs[2].ID).Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the acknowledged batch to be pruned", func() bool { return len(outboxIDs(t, db)) == 0 })
+}

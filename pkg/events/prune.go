@@ -100,7 +100,12 @@ func (p *Publisher) consumedBelow(ctx context.Context, groups []redis.XInfoGroup
 	return bound, nil
 }
 
+// parsePos reads an entry id; "0" is a group's last delivered id before it
+// has read anything (created at the start of the stream).
 func parsePos(id string) (entryPos, bool) {
+	if id == "0" {
+		return entryPos{}, true
+	}
 	ms, seq, ok := parseEntryID(id)
 	return entryPos{ms, seq}, ok
 }

@@ -54,12 +54,30 @@ func newInstruments(m metric.Meter) (*instruments, error) {
 // ObserveRequest records one served request (rate, errors and duration per
 // route). route is the route template, never a raw path with ids in it.
 func ObserveRequest(ctx context.Context, method, route string, status int, d time.Duration, extra ...attribute.KeyValue) {
+	ObserveRequestAs(ctx, NewRequestSeries(method, route, status, extra...), d)
+}
+
+// RequestSeries is the attribute set of one (method, route, status)
+// series, built once. Building it sorts and hashes the attributes, which
+// costs more than recording the value: a caller on every request keeps one
+// per series it sees.
+type RequestSeries struct{ opts []metric.RecordOption }
+
+// NewRequestSeries builds the series ObserveRequest records under.
+func NewRequestSeries(method, route string, status int, extra ...attribute.KeyValue) RequestSeries {
 	attrs := append([]attribute.KeyValue{
 		attribute.String("http.request.method", method),
 		attribute.String("http.route", route),
 		attribute.Int("http.response.status_code", status),
 	}, extra...)
-	For(ctx).metrics.requests.Record(ctx, d.Seconds(), metric.WithAttributes(attrs...))
+	// The option slice is kept too: passing it whole to Record saves the
+	// variadic slice a single option would cost per call.
+	return RequestSeries{opts: []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attrs...))}}
+}
+
+// ObserveRequestAs records one served request in series s.
+func ObserveRequestAs(ctx context.Context, s RequestSeries, d time.Duration) {
+	For(ctx).metrics.requests.Record(ctx, d.Seconds(), s.opts...)
 }
 
 // ObserveEventLag records how long an event waited in stream before group

@@ -9,11 +9,15 @@
 package testenv
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/opencollab/backend/pkg/api"
 )
 
 // Environment variables that select backends.
@@ -31,9 +35,18 @@ var (
 // Main runs the tests and then stops every process-wide server:
 //
 //	func TestMain(m *testing.M) { testenv.Main(m) }
+//
+// It also fails the binary when a request body its tests sent was decoded
+// into a type with an array that has no named maximum (api.UnboundedArrays):
+// every array of every body is bounded by a documented limit.
 func Main(m *testing.M) {
 	code := m.Run()
 	Shutdown()
+	if unbounded := api.UnboundedArrays(); len(unbounded) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: request arrays without a named maximum (validate:\"max=@limit\", a limit of the service's table):\n  %s\n",
+			strings.Join(unbounded, "\n  "))
+		code = 1
+	}
 	os.Exit(code)
 }
 

@@ -46,6 +46,7 @@ type conn struct {
 	url       url.URL
 	body      body
 	resp      response
+	dl        deadlines
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -64,9 +65,10 @@ func (c *conn) closeIfIdle() bool {
 }
 
 func (c *conn) serve(base context.Context) {
-	ctx, cancel := context.WithCancel(base)
-	ctx = context.WithValue(ctx, http.LocalAddrContextKey, c.nc.LocalAddr())
-	defer cancel()
+	// No cancel of its own: with no background read nothing would cancel
+	// it while a request runs, and a context that cannot be cancelled lets
+	// handlers skip watching it (the gateway's upstream hop does).
+	ctx := context.WithValue(base, http.LocalAddrContextKey, c.nc.LocalAddr())
 	defer func() {
 		if c.state.Load() != stateHijacked {
 			c.state.Store(stateClosed)
@@ -81,13 +83,14 @@ func (c *conn) serve(base context.Context) {
 
 // init makes what every request of the connection reuses.
 func (c *conn) init(ctx context.Context) {
-	c.br = bufio.NewReaderSize(c.nc, readBufferSize)
+	c.br = bufio.NewReaderSize(socketReader{c}, readBufferSize)
 	c.head = make([]byte, 0, readBufferSize)
 	c.vals = make([]string, 0, 32)
 	c.reqHeader = make(http.Header, 16)
 	c.req, _ = http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
 	c.req.RemoteAddr = c.nc.RemoteAddr().String()
 	c.body = body{c: c, br: c.br}
+	c.dl.slack = c.srv.deadlineSlack()
 	c.resp = response{c: c, header: http.Header{}, out: make([]byte, 0, readBufferSize)}
 }
 
@@ -98,12 +101,8 @@ func (c *conn) serveOne() bool {
 		return false
 	}
 	t0 := time.Now()
-	if d := firstPositive(s.ReadHeaderTimeout, s.ReadTimeout); d > 0 {
-		_ = c.nc.SetReadDeadline(t0.Add(d))
-	}
-	if s.WriteTimeout > 0 {
-		_ = c.nc.SetWriteDeadline(t0.Add(s.WriteTimeout))
-	}
+	c.dl.readDue = after(t0, firstPositive(s.ReadHeaderTimeout, s.ReadTimeout))
+	c.dl.writeDue = after(t0, s.WriteTimeout)
 	var err error
 	c.head, err = readHead(c.br, c.head[:0], s.maxHeaderBytes()+4096)
 	if err != nil {
@@ -117,11 +116,7 @@ func (c *conn) serveOne() bool {
 		c.refuse(err)
 		return false
 	}
-	if s.ReadTimeout > 0 {
-		_ = c.nc.SetReadDeadline(t0.Add(s.ReadTimeout))
-	} else if s.ReadHeaderTimeout > 0 {
-		_ = c.nc.SetReadDeadline(time.Time{})
-	}
+	c.dl.readDue = after(t0, s.ReadTimeout)
 	c.body.reset(r)
 	r.Body = &c.body
 	if r.ContentLength == 0 {
@@ -153,7 +148,9 @@ func (c *conn) waitRequest() bool {
 			return false
 		}
 		if d := firstPositive(c.srv.IdleTimeout, c.srv.ReadTimeout); d > 0 {
-			_ = c.nc.SetReadDeadline(time.Now().Add(d))
+			c.dl.readDue = time.Now().Add(d)
+		} else {
+			c.dl.readDue = time.Time{}
 		}
 		if _, err := c.br.Peek(1); err != nil {
 			return false
@@ -193,7 +190,7 @@ func (c *conn) refuse(err error) {
 	case err == errHeaderTooLarge:
 		msg = "431 Request Header Fields Too Large"
 	case strings.HasPrefix(err.Error(), "unsupported transfer encoding"):
-		_, _ = io.WriteString(c.nc, "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nUnsupported transfer encoding")
+		_, _ = c.write([]byte("HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nUnsupported transfer encoding"))
 		c.closeWriteAndWait()
 		return
 	case errors.As(err, &se):
@@ -220,8 +217,16 @@ func (c *conn) writeContinue() error {
 	if c.resp.wroteHeader {
 		return nil
 	}
-	_, err := io.WriteString(c.nc, "HTTP/1.1 100 Continue\r\n\r\n")
+	_, err := c.write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
 	return err
+}
+
+// after is t+d, or no deadline for d 0.
+func after(t time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return t.Add(d)
 }
 
 func firstPositive(ds ...time.Duration) time.Duration {

@@ -8,6 +8,8 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 )
 
 // errHeaderTooLarge answers 431, like net/http.
@@ -64,7 +66,7 @@ func parseSlow(r *http.Request, head []byte) error {
 		return &statusError{http.StatusBadRequest, "malformed Host header"}
 	}
 	for k, vv := range req.Header {
-		if !validFieldName(k) {
+		if !httpfield.ValidName(k) {
 			return &statusError{http.StatusBadRequest, "invalid header name"}
 		}
 		for _, v := range vv {

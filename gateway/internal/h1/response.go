@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 )
 
 const (
@@ -52,9 +54,9 @@ func (w *response) WriteHeader(code int) {
 	}
 	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		w.out = appendStatus(w.out[:0], code, w.req.ProtoMinor == 0)
-		w.out = appendFields(w.out, w.header)
+		w.out = httpfield.AppendValid(w.out, w.header)
 		w.out = append(w.out, "\r\n"...)
-		_, _ = w.c.nc.Write(w.out)
+		_, _ = w.c.write(w.out)
 		w.out = w.out[:0]
 		return
 	}
@@ -107,7 +109,7 @@ func (w *response) Write(p []byte) (int, error) {
 			return 0, err
 		}
 		if !w.chunked && len(p) > maxBuffered {
-			return w.c.nc.Write(p)
+			return w.c.write(p)
 		}
 	}
 	w.out = append(w.out, p...)
@@ -146,7 +148,7 @@ func (w *response) sendHead(done bool, next []byte) {
 		if len(sniff) == 0 {
 			sniff = next
 		}
-		b = appendField(b, "Content-Type", http.DetectContentType(sniff))
+		b = httpfield.Append(b, "Content-Type", http.DetectContentType(sniff))
 	}
 	if _, ok := h["Date"]; !ok {
 		b = append(b, "Date: "...)
@@ -154,12 +156,12 @@ func (w *response) sendHead(done bool, next []byte) {
 		b = append(b, "\r\n"...)
 	}
 	switch {
-	case w.closeAfter && w.req.ProtoMinor == 1 && !hasToken(h["Connection"], "close"):
+	case w.closeAfter && w.req.ProtoMinor == 1 && !httpfield.HasToken(h["Connection"], "close"):
 		b = append(b, "Connection: close\r\n"...)
-	case !w.closeAfter && w.req.ProtoMinor == 0 && !hasToken(h["Connection"], "keep-alive"):
+	case !w.closeAfter && w.req.ProtoMinor == 0 && !httpfield.HasToken(h["Connection"], "keep-alive"):
 		b = append(b, "Connection: keep-alive\r\n"...)
 	}
-	b = appendFields(b, h)
+	b = httpfield.AppendValid(b, h)
 	b = append(b, "\r\n"...)
 	if isHead {
 		body = body[:0]
@@ -188,7 +190,7 @@ func (w *response) sendHead(done bool, next []byte) {
 // handler asked for it, the server shuts down, or the request body could
 // not be consumed.
 func (w *response) decideClose() {
-	if hasToken(w.header["Connection"], "close") || w.c.srv.shutdown.Load() {
+	if httpfield.HasToken(w.header["Connection"], "close") || w.c.srv.shutdown.Load() {
 		w.closeAfter = true
 	}
 	if w.closeAfter {
@@ -213,7 +215,7 @@ func (w *response) flushOut() error {
 	if len(w.out) == 0 {
 		return nil
 	}
-	_, err := w.c.nc.Write(w.out)
+	_, err := w.c.write(w.out)
 	w.out = w.out[:0]
 	if err != nil {
 		w.closeAfter = true
@@ -269,8 +271,9 @@ func (w *response) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c.state.Store(stateHijacked)
 	c.srv.track(c, false)
 	_ = c.nc.SetDeadline(time.Time{})
+	c.dl = deadlines{slack: c.dl.slack} // no deadline for the handler's reads through br
 	return c.nc, bufio.NewReadWriter(c.br, bufio.NewWriter(c.nc)), nil
 }
 
-func (w *response) SetReadDeadline(t time.Time) error  { return w.c.nc.SetReadDeadline(t) }
-func (w *response) SetWriteDeadline(t time.Time) error { return w.c.nc.SetWriteDeadline(t) }
+func (w *response) SetReadDeadline(t time.Time) error  { return w.c.setReadDeadline(t) }
+func (w *response) SetWriteDeadline(t time.Time) error { return w.c.setWriteDeadline(t) }

@@ -8,11 +8,14 @@
 // Where it differs from net/http on purpose: there is no background read
 // while a handler runs, so a request's context is the connection's and is
 // not cancelled when the client hangs up mid-request (the handler finds out
-// when it writes); and Shutdown closes a connection that has not yet sent
-// its first byte at once, where net/http gives it 5 s. Everything else
-// (framing, refusals, 100-continue, keep-alive rules, sniffing, Date) is
-// checked against net/http by the response differential test, and the
-// request parser by FuzzParseHead.
+// when it writes), nor when the handler returns: it is BaseContext's, done
+// only when that is. Timeouts are enforced by socket deadlines that move
+// only when they moved by a sixteenth of the shortest timeout (at most a
+// second), so one may fire that much early, never late. Shutdown closes a
+// connection that has not yet sent its first byte at once, where net/http
+// gives it 5 s. Everything else (framing, refusals, 100-continue,
+// keep-alive rules, sniffing, Date) is checked against net/http by the
+// response differential test, and the request parser by FuzzParseHead.
 package h1
 
 import (

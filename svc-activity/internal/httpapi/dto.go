@@ -13,7 +13,7 @@ import (
 type addRequest struct {
 	OrganizationID string          `json:"organizationId" validate:"required"`
 	DocumentID     string          `json:"documentId" validate:"required"`
-	Activities     []activityInput `json:"activities" validate:"required,max=500"`
+	Activities     []activityInput `json:"activities" validate:"required,max=@activity.activities"`
 }
 
 type activityInput struct {
@@ -50,7 +50,7 @@ type addResponse struct {
 
 type updateRequest struct {
 	OrganizationID string       `json:"organizationId" validate:"required"`
-	Activities     []patchInput `json:"activities" validate:"required,max=500"`
+	Activities     []patchInput `json:"activities" validate:"required,max=@activity.activities"`
 }
 
 type patchInput struct {
@@ -76,9 +76,9 @@ type getRequest struct {
 	DocumentID     string   `json:"documentId"`
 	TargetEntityID string   `json:"targetEntityId"`
 	UserID         string   `json:"userId"`
-	FeatureTypes   []string `json:"featureTypes" validate:"max=5,oneof=comment reaction recorder crdt custom"`
-	ActionTypes    []string `json:"actionTypes" validate:"max=100"`
-	ActivityIDs    []string `json:"activityIds" validate:"max=1000"`
+	FeatureTypes   []string `json:"featureTypes" validate:"max=@activity.featureTypes,oneof=comment reaction recorder crdt custom"`
+	ActionTypes    []string `json:"actionTypes" validate:"max=@activity.actionTypes"`
+	ActivityIDs    []string `json:"activityIds" validate:"max=@activity.ids"`
 	StartTime      *int64   `json:"startTime" validate:"min=0"`
 	EndTime        *int64   `json:"endTime" validate:"min=0"`
 	Order          string   `json:"order" validate:"oneof=asc desc"`
@@ -106,5 +106,5 @@ type deleteRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
 	DocumentID     string   `json:"documentId"`
 	TargetEntityID string   `json:"targetEntityId"`
-	ActivityIDs    []string `json:"activityIds" validate:"max=1000"`
+	ActivityIDs    []string `json:"activityIds" validate:"max=@activity.ids"`
 }

@@ -11,9 +11,9 @@ import (
 // CountRequest is the body of /v2/commentannotations/count/get.
 type CountRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required,max=30"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@content.queryIds"`
 	UserID         string   `json:"userId" validate:"required"`
-	StatusIDs      []string `json:"statusIds" validate:"max=30"`
+	StatusIDs      []string `json:"statusIds" validate:"max=@content.queryIds"`
 }
 
 // DocumentCount is one document's entry of count/get.

@@ -24,15 +24,15 @@ const (
 type GetRequest struct {
 	OrganizationID    string   `json:"organizationId" validate:"required"`
 	DocumentID        string   `json:"documentId"`
-	DocumentIDs       []string `json:"documentIds" validate:"max=30"`
+	DocumentIDs       []string `json:"documentIds" validate:"max=@content.queryIds"`
 	GroupByDocumentID bool     `json:"groupByDocumentId"`
 	FolderID          string   `json:"folderId"`
-	LocationIDs       []string `json:"locationIds" validate:"max=30"`
-	AnnotationIDs     []string `json:"annotationIds" validate:"max=30"`
-	UserIDs           []string `json:"userIds" validate:"max=30"`
-	MentionedUserIDs  []string `json:"mentionedUserIds" validate:"max=30"`
+	LocationIDs       []string `json:"locationIds" validate:"max=@content.queryIds"`
+	AnnotationIDs     []string `json:"annotationIds" validate:"max=@content.queryIds"`
+	UserIDs           []string `json:"userIds" validate:"max=@content.queryIds"`
+	MentionedUserIDs  []string `json:"mentionedUserIds" validate:"max=@content.queryIds"`
 	ResolvedBy        string   `json:"resolvedBy"`
-	StatusIDs         []string `json:"statusIds" validate:"max=30"`
+	StatusIDs         []string `json:"statusIds" validate:"max=@content.queryIds"`
 	StatusID          string   `json:"statusId"`
 	UpdatedAfter      *int64   `json:"updatedAfter"`
 	UpdatedBefore     *int64   `json:"updatedBefore"`

@@ -72,6 +72,10 @@ func (s *Service) compactIfLong(ws string, c current) {
 	}
 }
 
+// maxConcurrentCompactions is how many compactions a replica runs at once;
+// the others wait their turn (at most one per editor).
+const maxConcurrentCompactions = 2
+
 // compactLater starts a background compaction of the editor unless one of
 // this replica runs already.
 func (s *Service) compactLater(ws string, ed Editor) {
@@ -83,6 +87,11 @@ func (s *Service) compactLater(ws string, ed Editor) {
 	go func() {
 		defer s.compactions.Done()
 		defer s.editors.endCompaction(k)
+		// Few at once: compactions read whole logs, and a burst of them
+		// (every busy editor crossing CompactEntries together) must not
+		// take the store's connections from the writes clients wait for.
+		s.compactSlots <- struct{}{}
+		defer func() { <-s.compactSlots }()
 		if err := s.Compact(context.Background(), ws, ed); err != nil {
 			slog.Warn("crdt: compaction failed; the log stays and is merged at read", "editorId", ed.EditorID, "error", err)
 		}

@@ -176,8 +176,10 @@ type Service struct {
 	onWrite  WriteHook
 	settings Settings
 	editors  *editorCache
-	// compactions are the background compactions in flight.
-	compactions sync.WaitGroup
+	// compactions are the background compactions in flight; compactSlots
+	// bounds how many of them run at once.
+	compactions  sync.WaitGroup
+	compactSlots chan struct{}
 }
 
 // WriteHook hears of every REST write (add, update) with the update it
@@ -195,7 +197,8 @@ func NewService(db *mongo.Database, pub Publisher, settings Settings) *Service {
 }
 
 func newService(store Store, pub Publisher, now func() time.Time, settings Settings) *Service {
-	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache()}
+	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache(),
+		compactSlots: make(chan struct{}, maxConcurrentCompactions)}
 }
 
 // EnsureIndexes creates the indexes of the store (idempotent).

@@ -11,24 +11,29 @@ import (
 // committer is the replica-wide group commit: the rooms that received
 // updates queue themselves here, and one loop takes every queued room's
 // updates as one batch, stores the batch with one Store.AppendBatch call
-// (one store round-trip for all documents), then relays, acknowledges and
-// fans out what was stored. While a batch is being written the next one
+// (one store round-trip for all documents), then acknowledges and fans
+// out what was stored. While a batch is being written the next one
 // gathers, so the busier the replica the larger (and cheaper per update)
-// its writes. Nothing is relayed or acknowledged before it is stored.
+// its writes. Nothing is acknowledged or fanned out before it is stored
+// (relaying to the members of the same replica does not wait: see
+// receiveUpdate).
 type committer struct {
 	hub  *Hub
 	wake chan struct{} // one token: rooms are queued
 
-	mu     sync.Mutex
-	queued []*room
-	busy   bool // a batch is being stored or released
-	idle   *sync.Cond
+	mu       sync.Mutex
+	queued   []*room
+	inflight int // batches taken and not yet released
 }
 
 func newCommitter(h *Hub) *committer {
-	c := &committer{hub: h, wake: make(chan struct{}, 1)}
-	c.idle = sync.NewCond(&c.mu)
-	return c
+	return &committer{hub: h, wake: make(chan struct{}, 1)}
+}
+
+// storedBatch is a written batch on its way to release.
+type storedBatch struct {
+	batch []roomBatch
+	errs  []error
 }
 
 // enqueue queues r for the next batch (r set r.queued under its lock, so a
@@ -44,15 +49,26 @@ func (c *committer) enqueue(r *room) {
 }
 
 // run writes batches until ctx ends; Hub.Close waits for the queue to be
-// empty before it cancels ctx, so what was received is stored.
+// empty before it cancels ctx, so what was received is stored. A written
+// batch is released (acknowledged, fanned out) by a second goroutine
+// while the next one is written, in order: one batch waits at most.
 func (c *committer) run(ctx context.Context) {
+	stored := make(chan storedBatch)
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		for sb := range stored {
+			c.release(sb)
+		}
+	}()
+	defer func() { close(stored); <-released }()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-c.wake:
 		}
-		for c.commitQueued() {
+		for c.commitQueued(stored) {
 		}
 	}
 }
@@ -61,21 +77,23 @@ func (c *committer) run(ctx context.Context) {
 type roomBatch struct {
 	room    *room
 	pending []pendingUpdate
+	bytes   int    // the pending updates' sizes
 	update  []byte // the pending updates merged
 }
 
-// commitQueued stores and releases the rooms queued now; false when none
-// was.
-func (c *committer) commitQueued() bool {
+// commitQueued stores the rooms queued now and hands them to release;
+// false when none was.
+func (c *committer) commitQueued(stored chan<- storedBatch) bool {
 	c.mu.Lock()
 	rooms := c.queued
 	c.queued = nil
-	c.busy = len(rooms) > 0
+	if len(rooms) > 0 {
+		c.inflight++
+	}
 	c.mu.Unlock()
 	if len(rooms) == 0 {
 		return false
 	}
-	defer c.done()
 	batch := make([]roomBatch, 0, len(rooms))
 	items := make([]Append, 0, len(rooms))
 	for _, r := range rooms {
@@ -92,12 +110,21 @@ func (c *committer) commitQueued() bool {
 		batch = append(batch, rb)
 		items = append(items, Append{Key: r.key, Update: update, By: rb.pending[len(rb.pending)-1].from.author})
 	}
-	if len(items) == 0 {
-		return true
+	var errs []error
+	if len(items) > 0 {
+		ctx, cancel := context.WithTimeout(c.hub.ctx, storeTimeout)
+		errs = c.hub.store.AppendBatch(ctx, items)
+		cancel()
 	}
-	ctx, cancel := context.WithTimeout(c.hub.ctx, storeTimeout)
-	errs := c.hub.store.AppendBatch(ctx, items)
-	cancel()
+	stored <- storedBatch{batch: batch, errs: errs}
+	return true
+}
+
+// release acknowledges and fans out a written batch (failing the rooms
+// whose write failed).
+func (c *committer) release(sb storedBatch) {
+	defer c.done()
+	batch, errs := sb.batch, sb.errs
 	published := make([]publication, 0, len(batch))
 	for i, rb := range batch {
 		if err := errAt(errs, i); err != nil {
@@ -109,7 +136,6 @@ func (c *committer) commitQueued() bool {
 		}
 	}
 	c.hub.publishUpdates(published)
-	return true
 }
 
 func errAt(errs []error, i int) error {
@@ -121,16 +147,15 @@ func errAt(errs []error, i int) error {
 
 func (c *committer) done() {
 	c.mu.Lock()
-	c.busy = false
-	c.idle.Broadcast()
+	c.inflight--
 	c.mu.Unlock()
 }
 
-// drained reports whether nothing waits to be stored.
+// drained reports whether nothing waits to be stored or released.
 func (c *committer) drained() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.busy && len(c.queued) == 0
+	return c.inflight == 0 && len(c.queued) == 0
 }
 
 // mergePending makes one update of a room's pending updates.
@@ -158,6 +183,9 @@ func (r *room) takePending() (roomBatch, bool) {
 		return roomBatch{}, false
 	}
 	rb := roomBatch{room: r, pending: r.pending}
+	for _, p := range r.pending {
+		rb.bytes += len(p.update)
+	}
 	r.pending = nil
 	r.storing++
 	return rb, true
@@ -170,22 +198,18 @@ type publication struct {
 	update []byte
 }
 
-// release relays a stored batch to the members here (one message for the
-// whole batch: a sender of a multi-update batch gets its own edits back,
-// which Yjs ignores, and a busy document costs each member one message per
-// commit), acknowledges each update to its sender and passes the edits on.
+// release notes a stored batch (senders held back by the room's unstored
+// bound go on), acknowledges each update to its sender, passes the edits
+// on and returns the batch's fan-out message (one merged update).
 func (r *room) release(rb roomBatch) (publication, bool) {
 	r.mu.Lock()
 	r.storing--
+	r.unstored -= rb.bytes
+	r.signalStoredLocked()
 	if r.broken {
 		r.mu.Unlock()
 		return publication{}, false
 	}
-	var except *member
-	if len(rb.pending) == 1 {
-		except = rb.pending[0].from
-	}
-	r.broadcastLocked(&outbound{body: rb.update}, except)
 	r.seq++
 	p := publication{key: r.key, seq: r.seq, update: rb.update}
 	r.mu.Unlock()

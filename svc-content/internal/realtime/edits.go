@@ -26,7 +26,14 @@ type Debouncer struct {
 	mu      sync.Mutex
 	pending map[string]*pendingEdit
 	wg      sync.WaitGroup
+	// slots bounds the publishes under way: each reads its document from
+	// the store, and the editors of a busy replica fall due together.
+	slots chan struct{}
 }
+
+// maxConcurrentPublishes is how many edit events a replica publishes at
+// once; the others wait for a slot.
+const maxConcurrentPublishes = 4
 
 type pendingEdit struct {
 	key   DocKey
@@ -44,7 +51,8 @@ func NewDebouncer(pub EditPublisher, quiet time.Duration, logger *slog.Logger) *
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Debouncer{pub: pub, quiet: quiet, maxWait: quiet * debounceMaxWaitFactor, logger: logger, pending: map[string]*pendingEdit{}}
+	return &Debouncer{pub: pub, quiet: quiet, maxWait: quiet * debounceMaxWaitFactor, logger: logger, pending: map[string]*pendingEdit{},
+		slots: make(chan struct{}, maxConcurrentPublishes)}
 }
 
 // Edited implements EditSink.
@@ -78,6 +86,8 @@ func (d *Debouncer) fire(id string) {
 		return
 	}
 	defer d.wg.Done()
+	d.slots <- struct{}{}
+	defer func() { <-d.slots }()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := d.pub.PublishEdit(ctx, p.key, p.by); err != nil {

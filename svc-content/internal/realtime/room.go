@@ -12,21 +12,27 @@ import (
 
 // room is one document loaded on this replica with the members connected
 // to it here. Its Yjs document holds the stored state plus what members
-// sent since; every change is stored before it is relayed (see commit).
+// sent since; a change is relayed to the members here at once and stored
+// before it is acknowledged or fanned out (see committer).
 type room struct {
 	hub   *Hub
 	key   DocKey
 	ready chan struct{} // closed when the stored state is loaded
 	err   error         // the load error, set before ready closes
 
-	mu        sync.Mutex
-	doc       *yjs.Doc
-	captured  [][]byte // updates the doc emitted during the current apply
-	members   map[*member]struct{}
-	aware     map[uint64]*awarenessState
-	pending   []pendingUpdate
-	queued    bool // in the committer's queue
-	storing   int  // batches of this room being stored
+	mu       sync.Mutex
+	doc      *yjs.Doc
+	captured [][]byte // updates the doc emitted during the current apply
+	members  map[*member]struct{}
+	aware    map[uint64]*awarenessState
+	pending  []pendingUpdate
+	queued   bool // in the committer's queue
+	storing  int  // batches of this room being stored
+	unstored int  // bytes received and not yet stored (pending and storing)
+	// stored is closed (and replaced) when a batch of the room was
+	// stored or the room failed: senders held back by maxUnstoredBytes
+	// wait for it.
+	stored    chan struct{}
 	broken    bool
 	seq       uint64            // sequence of this replica's fan-out updates
 	remoteSeq map[string]uint64 // last fan-out sequence seen per replica
@@ -158,6 +164,7 @@ func (r *room) fail(err error) {
 	r.mu.Lock()
 	r.broken = true
 	r.pending = nil
+	r.signalStoredLocked()
 	members := make([]*member, 0, len(r.members))
 	for m := range r.members {
 		members = append(members, m)

@@ -63,9 +63,17 @@ func (r *room) knows(update []byte) bool {
 	return true
 }
 
-// receiveUpdate applies an editor's update and queues it for storing; it
-// is relayed and acknowledged once stored (see committer). An update that changes
-// nothing is acknowledged at once.
+// maxUnstoredBytes bounds what a room holds that the store has not taken
+// yet: past it, a sender's next message waits until a batch is stored, so
+// a slow store slows the senders (their sockets stop being read) instead
+// of filling memory.
+const maxUnstoredBytes = 1 << 20
+
+// receiveUpdate applies an editor's update, relays what it changed to the
+// other members here at once (as y-websocket and Hocuspocus servers do)
+// and queues it for storing; it is acknowledged to its sender and fanned
+// out to other replicas once stored (see committer). An update that
+// changes nothing is acknowledged at once.
 func (r *room) receiveUpdate(m *member, update []byte) {
 	r.mu.Lock()
 	if r.broken {
@@ -83,12 +91,45 @@ func (r *room) receiveUpdate(m *member, update []byte) {
 		m.ack(true)
 		return
 	}
+	r.broadcastLocked(&outbound{body: eff}, m)
 	r.pending = append(r.pending, pendingUpdate{update: eff, from: m})
+	r.unstored += len(eff)
 	enqueue := !r.queued
 	r.queued = true
 	r.mu.Unlock()
 	if enqueue {
 		r.hub.committer.enqueue(r)
+	}
+	r.waitStoredBelow(maxUnstoredBytes)
+}
+
+// waitStoredBelow holds the caller (a member's read loop) while the room's
+// unstored bytes exceed limit.
+func (r *room) waitStoredBelow(limit int) {
+	for {
+		r.mu.Lock()
+		if r.unstored <= limit || r.broken {
+			r.mu.Unlock()
+			return
+		}
+		if r.stored == nil {
+			r.stored = make(chan struct{})
+		}
+		stored := r.stored
+		r.mu.Unlock()
+		select {
+		case <-stored:
+		case <-r.hub.ctx.Done():
+			return
+		}
+	}
+}
+
+// signalStoredLocked wakes the senders waiting in waitStoredBelow.
+func (r *room) signalStoredLocked() {
+	if r.stored != nil {
+		close(r.stored)
+		r.stored = nil
 	}
 }
 

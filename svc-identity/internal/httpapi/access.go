@@ -13,30 +13,30 @@ import (
 
 type folderAccessRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	FolderIDs      []string `json:"folderIds" validate:"required,max=30"`
+	FolderIDs      []string `json:"folderIds" validate:"required,max=@identity.queryIds"`
 	AccessType     string   `json:"accessType" validate:"required,oneof=organizationPrivate restricted public"`
 }
 
 type documentAccessRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required,max=30"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@identity.queryIds"`
 	AccessType     string   `json:"accessType" validate:"required,oneof=organizationPrivate restricted public"`
 }
 
 type organizationDisableRequest struct {
-	OrganizationIDs []string `json:"organizationIds" validate:"required,max=30"`
+	OrganizationIDs []string `json:"organizationIds" validate:"required,max=@identity.queryIds"`
 	Disabled        *bool    `json:"disabled" validate:"required"`
 }
 
 type documentDisableRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required,max=30"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@identity.queryIds"`
 	Disabled       *bool    `json:"disabled" validate:"required"`
 }
 
 type moveDocumentsRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required,max=30"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@identity.queryIds"`
 	FolderID       string   `json:"folderId" validate:"required"`
 }
 

@@ -57,7 +57,7 @@ type addDocumentsRequest struct {
 
 type getDocumentsRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"max=30"`
+	DocumentIDs    []string `json:"documentIds" validate:"max=@identity.queryIds"`
 	FolderID       string   `json:"folderId"`
 	PageSize       *int     `json:"pageSize" validate:"min=1,max=1000"`
 	PageToken      string   `json:"pageToken"`

@@ -16,6 +16,9 @@ var limitTable = []api.Limit{
 	{Name: "identity.groups", Max: 1000, Doc: "organizationUserGroups of usergroups/add"},
 	{Name: "identity.resources", Max: 100, Doc: "permissions.resources of permissions/add, permissions/remove, generate_token"},
 	{Name: "identity.permissions", Max: 1000, Doc: "permissions of generate_signature and signature/verify"},
+	// The hosted product documents 30 ids for its document lists; its
+	// other read, access and disable-state lists take the same bound.
+	{Name: "identity.queryIds", Max: 30, Doc: "id lists of users/get (userIds, organizationUserGroupIds), organizations/get, documents/get, folders and documents access/update, organizations and documents disablestate/update, documents/move"},
 }
 
 func init() { api.RegisterLimits(limitTable...) }

@@ -42,7 +42,7 @@ func (r organizationsRequest) inputs() []identity.OrganizationInput {
 }
 
 type getOrganizationsRequest struct {
-	OrganizationIDs []string `json:"organizationIds" validate:"max=30"`
+	OrganizationIDs []string `json:"organizationIds" validate:"max=@identity.queryIds"`
 	PageSize        *int     `json:"pageSize" validate:"min=1,max=1000"`
 	PageToken       string   `json:"pageToken"`
 }

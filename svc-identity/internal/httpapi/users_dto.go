@@ -105,8 +105,8 @@ type getUsersRequest struct {
 	OrganizationID    string   `json:"organizationId" validate:"required"`
 	DocumentID        string   `json:"documentId"`
 	FolderID          string   `json:"folderId"`
-	UserIDs           []string `json:"userIds" validate:"max=30"`
-	GroupIDs          []string `json:"organizationUserGroupIds" validate:"max=30"`
+	UserIDs           []string `json:"userIds" validate:"max=@identity.queryIds"`
+	GroupIDs          []string `json:"organizationUserGroupIds" validate:"max=@identity.queryIds"`
 	AllDocuments      bool     `json:"allDocuments"`
 	GroupByDocumentID bool     `json:"groupByDocumentId"`
 	PageSize          *int     `json:"pageSize" validate:"min=1,max=1000"`

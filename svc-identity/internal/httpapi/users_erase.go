@@ -9,8 +9,8 @@ import (
 )
 
 type eraseUsersRequest struct {
-	UserIDs         []string `json:"userIds" validate:"required,max=100"`
-	OrganizationIDs []string `json:"organizationIds" validate:"max=100"`
+	UserIDs         []string `json:"userIds" validate:"required,max=@erasure.userIds"`
+	OrganizationIDs []string `json:"organizationIds" validate:"max=@erasure.organizationIds"`
 }
 
 type eraseStatusRequest struct {

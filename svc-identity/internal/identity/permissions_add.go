@@ -30,6 +30,10 @@ func (g Grant) key(userID string) MembershipKey {
 // must exist (NOT_FOUND otherwise): nothing creates them implicitly but the
 // create flags of users/add and documents/add. Every resource is checked
 // before anything is written, so a refused request changes nothing.
+//
+// The writes are ordered and idempotent (a retry completes a request that
+// failed part way): the user, the organizations, then the memberships in
+// bounded bulk writes, then the revocations are lifted.
 func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants []Grant) error {
 	for i, g := range grants {
 		if g.Type == ResourceFolder {
@@ -44,10 +48,11 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 		}
 	}
 	now := s.nowMilli()
-	if err := s.store.SaveUser(ctx, ws, Profile{UserID: userID}, now); err != nil {
+	if err := s.store.SaveUsers(ctx, ws, []Profile{{UserID: userID}}, now); err != nil {
 		return err
 	}
-	for _, g := range grants {
+	memberships := make([]Membership, len(grants))
+	for i, g := range grants {
 		if g.Type == ResourceOrganization {
 			if err := s.store.EnsureOrganization(ctx, ws, g.ID, now); err != nil {
 				return err
@@ -57,10 +62,12 @@ func (s *Service) AddPermissions(ctx context.Context, ws, userID string, grants 
 		if role == "" {
 			role = RoleEditor
 		}
-		m := Membership{MembershipKey: g.key(userID), AccessRole: role, ExpiresAt: g.ExpiresAt, CreatedAt: now}
-		if err := s.store.SaveMembership(ctx, ws, m); err != nil {
-			return err
-		}
+		memberships[i] = Membership{MembershipKey: g.key(userID), AccessRole: role, ExpiresAt: g.ExpiresAt, CreatedAt: now}
+	}
+	if err := inChunks(memberships, func(chunk []Membership) error { return s.store.SaveMemberships(ctx, ws, chunk) }); err != nil {
+		return err
+	}
+	for _, g := range grants {
 		if err := s.unrevoke(ctx, ws, userID, g); err != nil {
 			return err
 		}

@@ -80,17 +80,19 @@ type DocumentQuery struct {
 
 // UserStore keeps user profiles, which are workspace-wide.
 type UserStore interface {
-	// SaveUser creates the user or updates the fields p carries.
-	SaveUser(ctx context.Context, ws string, p Profile, now int64) error
+	// SaveUsers creates each user or updates the fields its profile
+	// carries; idempotent, so a retry completes a write that failed part
+	// way. The caller bounds the batch (writeChunk).
+	SaveUsers(ctx context.Context, ws string, profiles []Profile, now int64) error
 	GetUsers(ctx context.Context, ws string, userIDs []string) (map[string]UserSummary, error)
 }
 
 // MembershipStore keeps memberships.
 type MembershipStore interface {
-	// SaveMembership creates or updates m. An empty AccessRole keeps the
-	// stored role (editor for a new membership); a nil ExpiresAt makes the
-	// membership permanent.
-	SaveMembership(ctx context.Context, ws string, m Membership) error
+	// SaveMemberships creates or updates each membership. An empty
+	// AccessRole keeps the stored role (editor for a new membership); a nil
+	// ExpiresAt makes the membership permanent. Idempotent like SaveUsers.
+	SaveMemberships(ctx context.Context, ws string, ms []Membership) error
 	GetMembership(ctx context.Context, ws string, key MembershipKey) (Membership, error)
 	SetMembershipRole(ctx context.Context, ws string, key MembershipKey, role Role) error
 	// IsOrganizationMember reports whether the user has any membership in

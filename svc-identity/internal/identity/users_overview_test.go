@@ -10,7 +10,7 @@ func TestUserOverviewCountsActiveMemberships(t *testing.T) {
 	svc, st, c := newService(t)
 	ctx := t.Context()
 	name := "Ann"
-	if err := st.SaveUser(ctx, "ws1", identity.Profile{UserID: "u1", Name: &name}, 1); err != nil {
+	if err := st.SaveUsers(ctx, "ws1", []identity.Profile{{UserID: "u1", Name: &name}}, 1); err != nil {
 		t.Fatal(err)
 	}
 	past, future := c.t.UnixMilli()-1, c.t.UnixMilli()+3600_000
@@ -23,7 +23,7 @@ func TestUserOverviewCountsActiveMemberships(t *testing.T) {
 		{MembershipKey: identity.MembershipKey{OrganizationID: "o2", Type: identity.ResourceDocument, ResourceID: "d1", UserID: "u1"}},
 		{MembershipKey: identity.MembershipKey{OrganizationID: "o3", Type: identity.ResourceOrganization, ResourceID: "o3", UserID: "u1"}, ExpiresAt: &past},
 	} {
-		if err := st.SaveMembership(ctx, "ws1", m); err != nil {
+		if err := st.SaveMemberships(ctx, "ws1", []identity.Membership{m}); err != nil {
 			t.Fatal(err)
 		}
 	}

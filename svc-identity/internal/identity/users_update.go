@@ -34,7 +34,7 @@ func (s *Service) UpdateUsers(ctx context.Context, ws string, req UpdateUsersReq
 			out[u.UserID] = failed(ref, "User does not exist.")
 			continue
 		}
-		if err := s.store.SaveUser(ctx, ws, u.Profile.withInitial(), now); err != nil {
+		if err := s.store.SaveUsers(ctx, ws, []Profile{u.Profile.withInitial()}, now); err != nil {
 			return nil, err
 		}
 		if u.AccessRole != "" {

@@ -45,8 +45,17 @@ func resourceFilter(ws, orgID string, t identity.ResourceType, ids []string) bso
 		bson.E{Key: "resourceType", Value: string(t)}, bson.E{Key: "resourceId", Value: bson.M{"$in": ids}})
 }
 
-// SaveMembership implements identity.MembershipStore.
-func (s *Store) SaveMembership(ctx context.Context, ws string, m identity.Membership) error {
+// SaveMemberships implements identity.MembershipStore with bulkUpsert,
+// idempotent like SaveUsers.
+func (s *Store) SaveMemberships(ctx context.Context, ws string, ms []identity.Membership) error {
+	items := make([]upsertItem, len(ms))
+	for i, m := range ms {
+		items[i] = upsertItem{key: membershipKey(ws, m.MembershipKey), update: membershipUpdate(m)}
+	}
+	return bulkUpsert(ctx, s.members, items)
+}
+
+func membershipUpdate(m identity.Membership) bson.M {
 	set, onInsert := bson.M{}, bson.M{"createdAt": m.CreatedAt}
 	if m.AccessRole != "" {
 		set["accessRole"] = string(m.AccessRole)
@@ -62,8 +71,7 @@ func (s *Store) SaveMembership(ctx context.Context, ws string, m identity.Member
 	if len(set) > 0 {
 		update["$set"] = set
 	}
-	_, err := upsert(ctx, s.members, membershipKey(ws, m.MembershipKey), update)
-	return err
+	return update
 }
 
 // GetMembership implements identity.MembershipStore.

@@ -53,7 +53,7 @@ func TestNaturalIDsAreUniquePerWorkspace(t *testing.T) {
 func mustSave(t *testing.T, s *store.Store, ws string, ms ...identity.Membership) {
 	t.Helper()
 	for _, m := range ms {
-		if err := s.SaveMembership(context.Background(), ws, m); err != nil {
+		if err := s.SaveMemberships(context.Background(), ws, []identity.Membership{m}); err != nil {
 			t.Fatalf("SaveMembership(%+v): %v", m.MembershipKey, err)
 		}
 	}

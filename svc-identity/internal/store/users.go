@@ -19,9 +19,20 @@ type userRecord struct {
 	Email  string `bson:"email"`
 }
 
-// SaveUser implements identity.UserStore. A new user without an initial
-// or a name gets the initial of its user id.
-func (s *Store) SaveUser(ctx context.Context, ws string, p identity.Profile, now int64) error {
+// SaveUsers implements identity.UserStore with bulkUpsert (idempotent, so
+// a retry after a failure part way completes it). A new user without an initial or a name gets the initial of
+// its user id.
+func (s *Store) SaveUsers(ctx context.Context, ws string, profiles []identity.Profile, now int64) error {
+	items := make([]upsertItem, len(profiles))
+	for i, p := range profiles {
+		key := bson.D{{Key: "workspaceId", Value: ws}, {Key: "userId", Value: p.UserID}}
+		items[i] = upsertItem{key: key, update: profileUpdate(p, now), stamp: "lastUpdated"}
+	}
+	return bulkUpsert(ctx, s.users, items)
+}
+
+// profileUpdate sets the fields p carries.
+func profileUpdate(p identity.Profile, now int64) bson.M {
 	set := bson.M{"lastUpdated": now}
 	for field, v := range map[string]*string{
 		"name": p.Name, "email": p.Email, "initial": p.Initial, "photoUrl": p.PhotoURL,
@@ -43,9 +54,7 @@ func (s *Store) SaveUser(ctx context.Context, ws string, p identity.Profile, now
 	if _, ok := set["initial"]; !ok {
 		onInsert["initial"] = identity.Initials("", p.UserID)
 	}
-	key := bson.D{{Key: "workspaceId", Value: ws}, {Key: "userId", Value: p.UserID}}
-	_, err := upsert(ctx, s.users, key, bson.M{"$set": set, "$setOnInsert": onInsert})
-	return err
+	return bson.M{"$set": set, "$setOnInsert": onInsert}
 }
 
 // GetUsers implements identity.UserStore.

@@ -107,8 +107,13 @@ func (o object) integer(key, path string, lo, hi int64) (*int64, error) {
 	return &n, nil
 }
 
+// MaxListItems bounds every array of an agent's configuration: a
+// configuration is validated item by item and stored whole, so its arrays
+// must not grow without end (limit memory.agentLists).
+const MaxListItems = 100
+
 // array returns the items at key (nil when absent), failing when it is not
-// an array.
+// an array or holds more than MaxListItems.
 func (o object) array(key, path string) ([]json.RawMessage, error) {
 	if !o.present(key) {
 		return nil, nil
@@ -116,6 +121,9 @@ func (o object) array(key, path string) ([]json.RawMessage, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(o[key], &items); err != nil {
 		return nil, invalid("field %s must be an array", path)
+	}
+	if len(items) > MaxListItems {
+		return nil, invalid("field %s accepts at most %d items", path, MaxListItems)
 	}
 	return items, nil
 }
@@ -128,6 +136,9 @@ func (o object) stringsIn(key, path string, allowed ...string) ([]string, error)
 	var list []string
 	if err := json.Unmarshal(o[key], &list); err != nil {
 		return nil, invalid("field %s must be an array of strings", path)
+	}
+	if len(list) > MaxListItems {
+		return nil, invalid("field %s accepts at most %d items", path, MaxListItems)
 	}
 	for i, s := range list {
 		if len(allowed) > 0 && !slices.Contains(allowed, s) {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"strings"
@@ -89,7 +90,8 @@ func (r *reader) object(m fields, key, field string) fields {
 	return obj
 }
 
-func (r *reader) strs(m fields, key, field string) []string {
+// strs reads an array of at most max strings.
+func (r *reader) strs(m fields, key, field string, max int) []string {
 	r.mark(field)
 	v := value(m, key)
 	if v == nil {
@@ -99,11 +101,20 @@ func (r *reader) strs(m fields, key, field string) []string {
 	if json.Unmarshal(v, &list) != nil {
 		r.add(field, "must be an array of strings")
 	}
+	return r.bounded(list, field, max)
+}
+
+// bounded refuses a list longer than max, naming the limit.
+func (r *reader) bounded(list []string, field string, max int) []string {
+	if len(list) > max {
+		r.add(field, fmt.Sprintf("accepts at most %d items", max))
+		return nil
+	}
 	return list
 }
 
-// strOrStrs reads a string or an array of strings.
-func (r *reader) strOrStrs(m fields, key, field string) []string {
+// strOrStrs reads a string or an array of at most max strings.
+func (r *reader) strOrStrs(m fields, key, field string, max int) []string {
 	r.mark(field)
 	v := value(m, key)
 	if v == nil {
@@ -120,7 +131,7 @@ func (r *reader) strOrStrs(m fields, key, field string) []string {
 	if json.Unmarshal(v, &list) != nil {
 		r.add(field, "must be a string or an array of strings")
 	}
-	return list
+	return r.bounded(list, field, max)
 }
 
 // instant reads a date bound: epoch ms (number or digits) or ISO-8601.
@@ -152,15 +163,15 @@ func (r *reader) instant(m fields, key, field string, end bool) *int64 {
 func (r *reader) filters(data fields) memory.Filters {
 	f := r.object(data, "filters", "filters")
 	out := memory.Filters{
-		Decisions:          r.strOrStrs(f, "decision", "filters.decision"),
+		Decisions:          r.strOrStrs(f, "decision", "filters.decision", maxDecisions),
 		JudgeType:          r.str(f, "judgeType", "filters.judgeType"),
 		ContentType:        r.str(f, "contentType", "filters.contentType"),
 		ReviewerID:         r.str(f, "reviewerId", "filters.reviewerId"),
 		AnnotationID:       r.str(f, "annotationId", "filters.annotationId"),
-		ExcludeDocumentIDs: r.strs(f, "excludeDocumentIds", "filters.excludeDocumentIds"),
+		ExcludeDocumentIDs: r.strs(f, "excludeDocumentIds", "filters.excludeDocumentIds", maxExcludedDocuments),
 	}
 	// Also accepted next to filters, where the issue text puts it.
-	out.ExcludeDocumentIDs = append(out.ExcludeDocumentIDs, r.strs(data, "excludeDocumentIds", "excludeDocumentIds")...)
+	out.ExcludeDocumentIDs = append(out.ExcludeDocumentIDs, r.strs(data, "excludeDocumentIds", "excludeDocumentIds", maxExcludedDocuments)...)
 	if dr := r.object(f, "dateRange", "filters.dateRange"); dr != nil {
 		out.DateRange = &memory.DateRange{
 			Start: r.instant(dr, "start", "filters.dateRange.start", false),

@@ -11,7 +11,7 @@ import (
 // configGetRequest is notifications/config/get.
 type configGetRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
-	DocumentIDs    []string `json:"documentIds" validate:"required,max=30"`
+	DocumentIDs    []string `json:"documentIds" validate:"required,max=@notify.configGetDocuments"`
 	UserID         string   `json:"userId" validate:"required"`
 }
 
@@ -39,8 +39,8 @@ type configMetadata struct {
 // v1 only (v2 without it sets the users' organization-level default).
 type configSetRequest struct {
 	OrganizationID string     `json:"organizationId" validate:"required"`
-	UserIDs        []string   `json:"userIds" validate:"required,max=100"`
-	DocumentIDs    []string   `json:"documentIds" validate:"max=100"`
+	UserIDs        []string   `json:"userIds" validate:"required,max=@notify.configSetUsers"`
+	DocumentIDs    []string   `json:"documentIds" validate:"max=@notify.configSetDocuments"`
 	Config         *configDTO `json:"config" validate:"required"`
 }
 

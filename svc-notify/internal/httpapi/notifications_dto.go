@@ -8,9 +8,6 @@ import (
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 )
 
-// maxBatch bounds the ids and items of one update or delete.
-const maxBatch = 1000
-
 // addRequest is notifications/add. The v2-only fields are ignored on v1.
 type addRequest struct {
 	OrganizationID string   `json:"organizationId" validate:"required"`
@@ -25,7 +22,7 @@ type addRequest struct {
 	HeadlineTemplate   string           `json:"displayHeadlineMessageTemplate"`
 	HeadlineData       *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
 	BodyMessage        string           `json:"displayBodyMessage"`
-	NotifyUsers        []userDTO        `json:"notifyUsers" validate:"max=1000"`
+	NotifyUsers        []userDTO        `json:"notifyUsers" validate:"max=@notify.notifyUsers"`
 	NotifyAll          *bool            `json:"notifyAll"`
 	SourceData         object           `json:"notificationSourceData"`
 	LocationID         string           `json:"locationId"`
@@ -65,7 +62,7 @@ type getRequest struct {
 	LocationID      string   `json:"locationId"`
 	UserID          string   `json:"userId"`
 	Tab             string   `json:"tab" validate:"oneof=forYou all"`
-	NotificationIDs []string `json:"notificationIds" validate:"max=30"`
+	NotificationIDs []string `json:"notificationIds" validate:"max=@notify.getIds"`
 	PageSize        *int     `json:"pageSize" validate:"min=1,max=1000"`
 	PageToken       string   `json:"pageToken"`
 	Order           string   `json:"order" validate:"oneof=asc desc"`
@@ -98,7 +95,7 @@ type updateRequest struct {
 	DocumentID     string              `json:"documentId"`
 	LocationID     string              `json:"locationId"`
 	UserID         string              `json:"userId"`
-	Notifications  notificationUpdates `json:"notifications" validate:"required,max=1000"`
+	Notifications  notificationUpdates `json:"notifications" validate:"required,max=@notify.notifications"`
 }
 
 func (r updateRequest) filter() notify.Filter {
@@ -133,7 +130,7 @@ type notificationUpdate struct {
 	HeadlineData     *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
 	BodyMessage      *string          `json:"displayBodyMessage"`
 	SourceData       object           `json:"notificationSourceData"`
-	ReadByUserIDs    []string         `json:"readByUserIds" validate:"max=1000"`
+	ReadByUserIDs    []string         `json:"readByUserIds" validate:"max=@notify.readByUserIds"`
 	PersistRead      bool             `json:"persistReadForUsers"`
 }
 
@@ -165,7 +162,7 @@ type deleteRequest struct {
 	DocumentID      string   `json:"documentId"`
 	LocationID      string   `json:"locationId"`
 	UserID          string   `json:"userId"`
-	NotificationIDs []string `json:"notificationIds" validate:"max=1000"`
+	NotificationIDs []string `json:"notificationIds" validate:"max=@notify.notifications"`
 }
 
 func (r deleteRequest) filter() notify.Filter {

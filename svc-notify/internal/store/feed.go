@@ -3,9 +3,11 @@ package store
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -57,17 +59,38 @@ func feedPageKey(ws, orgID, userID string, seq int64) string {
 }
 
 // appendToFeeds adds notification id at the head of each user's feed.
+//
+// Each user's feed is its own documents, so the users are appended to
+// feedWriters at a time: a notification for 1,000 recipients is 2,000
+// store round trips, which one after another took seconds. The entries
+// count only once the notification lists them, so a failure part way
+// leaves nothing visible.
 func (m *Mongo) appendToFeeds(ctx context.Context, ws, orgID, id string, users []string) ([]feedRef, error) {
-	refs := make([]feedRef, 0, len(users))
-	for _, u := range users {
-		seq, err := m.appendToFeed(ctx, ws, orgID, u, id)
-		if err != nil {
-			return nil, fmt.Errorf("append to feed: %w", err)
-		}
-		refs = append(refs, feedRef{User: u, Seq: seq})
+	refs := make([]feedRef, len(users))
+	errs := make([]error, len(users))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(feedWriters, len(users)) {
+		wg.Go(func() {
+			for i := range next {
+				seq, err := m.appendToFeed(ctx, ws, orgID, users[i], id)
+				refs[i], errs[i] = feedRef{User: users[i], Seq: seq}, err
+			}
+		})
+	}
+	for i := range users {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("append to feed: %w", err)
 	}
 	return refs, nil
 }
+
+// feedWriters is how many feeds one notification appends to at once.
+const feedWriters = 8
 
 // appendToFeed takes the user's next sequence number and files id under
 // it. The user's lock keeps FerretDB from losing one of two concurrent

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -131,5 +132,30 @@ func TestUserFeedConcurrentAdds(t *testing.T) {
 	slices.Sort(got)
 	if len(got) != 40 || len(slices.Compact(got)) != 40 {
 		t.Fatalf("feed after 40 concurrent adds: %d entries %v", len(got), got)
+	}
+}
+
+// notifications/add writes the recipients' feed entries, then the
+// notification. Failing in between leaves nothing visible, and the retry
+// of the same add leaves exactly one notification in each feed.
+func TestSaveNotificationFailingPartWayShowsNothingAndRetryCompletes(t *testing.T) {
+	s := newStore(t)
+	recipients := []string{"u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9", "u10"}
+	n := note("n1", 1, to(recipients...))
+	s.FailAfterFeeds(errors.New("store went away"))
+	if err := s.SaveNotification(context.Background(), "ws1", n); err == nil {
+		t.Fatal("SaveNotification succeeded while failing part way")
+	}
+	for _, u := range recipients {
+		if got := feed(t, s, "ws1", u, 10); len(got) != 0 {
+			t.Fatalf("feed of %s after the failure: %v, want nothing", u, got)
+		}
+	}
+	s.FailAfterFeeds(nil)
+	save(t, s, "ws1", n)
+	for _, u := range recipients {
+		if got := feed(t, s, "ws1", u, 10); !slices.Equal(got, []string{"n1"}) {
+			t.Fatalf("feed of %s after the retry: %v, want [n1]", u, got)
+		}
 	}
 }

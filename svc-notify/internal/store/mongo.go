@@ -36,6 +36,9 @@ type Mongo struct {
 	// scanning, so notifications are read one exact _id at a time. Set by
 	// EnsureIndexes.
 	pointReads bool
+	// failAfterFeeds, set by tests, fails SaveNotification between its
+	// feed entries and the notification: a crash or refusal part way.
+	failAfterFeeds error
 }
 
 // NewMongo returns a store over db. Call EnsureIndexes before serving.

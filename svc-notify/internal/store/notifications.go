@@ -26,8 +26,14 @@ func (m *Mongo) SaveNotification(ctx context.Context, ws string, n notify.Notifi
 	if err != nil {
 		return err
 	}
+	// Feed entries first, the notification last: an entry counts only once
+	// its notification lists it, so a failure in between shows nothing,
+	// and the retry (same id) writes fresh entries and the notification.
 	if doc.FeedRefs, err = m.appendToFeeds(ctx, ws, n.OrganizationID, n.ID, n.Involved()); err != nil {
 		return err
+	}
+	if m.failAfterFeeds != nil {
+		return m.failAfterFeeds
 	}
 	err = upsertRetry(func() error {
 		_, err := m.notifications.ReplaceOne(ctx, bson.D{{Key: "_id", Value: key}}, doc, options.Replace().SetUpsert(true))

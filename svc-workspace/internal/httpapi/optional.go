@@ -28,6 +28,10 @@ func (o *optional[T]) UnmarshalJSON(b []byte) error {
 // JSONShape tells api.Decode the field's JSON is a T.
 func (*optional[T]) JSONShape() any { var v T; return v }
 
+// Wrapped gives api.Validate the value, so the field's rules (an array's
+// maximum) apply to it.
+func (o optional[T]) Wrapped() any { return o.v }
+
 // patch turns o into the domain's Patch.
 func (o optional[T]) patch() webhook.Patch[T] {
 	if !o.set || o.null {

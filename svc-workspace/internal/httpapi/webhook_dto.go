@@ -59,8 +59,8 @@ type createEndpointRequest struct {
 	URL         string            `json:"url" validate:"required"`
 	Description *string           `json:"description"`
 	UID         *string           `json:"uid"`
-	FilterTypes []string          `json:"filterTypes" validate:"max=100"`
-	Channels    []string          `json:"channels" validate:"max=100"`
+	FilterTypes []string          `json:"filterTypes" validate:"max=@workspace.filterTypes"`
+	Channels    []string          `json:"channels" validate:"max=@workspace.channels"`
 	Disabled    bool              `json:"disabled"`
 	RateLimit   *int              `json:"rateLimit"`
 	Metadata    map[string]string `json:"metadata"`
@@ -71,8 +71,8 @@ type updateEndpointRequest struct {
 	EndpointID  string                      `json:"endpointId" validate:"required,max=64"`
 	URL         optional[string]            `json:"url"`
 	Description optional[string]            `json:"description"`
-	FilterTypes optional[[]string]          `json:"filterTypes"`
-	Channels    optional[[]string]          `json:"channels"`
+	FilterTypes optional[[]string]          `json:"filterTypes" validate:"max=@workspace.filterTypes"`
+	Channels    optional[[]string]          `json:"channels" validate:"max=@workspace.channels"`
 	Disabled    optional[bool]              `json:"disabled"`
 	RateLimit   optional[int]               `json:"rateLimit"`
 	Metadata    optional[map[string]string] `json:"metadata"`

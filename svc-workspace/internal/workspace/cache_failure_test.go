@@ -110,3 +110,24 @@ func TestBootstrapRefusesAnotherWorkspacesToken(t *testing.T) {
 		t.Fatalf("bootstrap hashes = %v", got)
 	}
 }
+
+func TestCreateTokenStopsAtMaxLiveTokens(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	creds, err := svc.CreateWorkspace(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range workspace.MaxLiveTokens - 1 {
+		if _, err := svc.CreateToken(ctx, creds.APIKey); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = svc.CreateToken(ctx, creds.APIKey)
+	if !api.IsStatus(err, api.FailedPrecondition) {
+		t.Fatalf("token %d: err = %v, want FAILED_PRECONDITION", workspace.MaxLiveTokens+1, err)
+	}
+	if got := liveHashes(t, svc, creds.APIKey); len(got) != workspace.MaxLiveTokens {
+		t.Fatalf("%d live tokens after the refusal, want %d", len(got), workspace.MaxLiveTokens)
+	}
+}

@@ -26,7 +26,13 @@ type result struct {
 	failed, serverErrors int // calls without an answer (the kill), 5xx answers
 	killedAfter          int // acknowledgements before the kill
 	recovery             time.Duration
+	slowest              time.Duration // the longest answered call
+	overLimit            int           // answered calls that took more than slowLimit
 }
+
+// slowLimit is the longest a request may take (issue: no request over a
+// few seconds).
+const slowLimit = 5 * time.Second
 
 func (r result) lost() int { return r.acked - r.delivered }
 
@@ -70,19 +76,22 @@ func runOnce(ctx context.Context, cfg config, mode string, n int, work string) (
 	// and writes acknowledged just before have their events anywhere
 	// between the outbox, the stream and the delivery queue.
 	killAt := cfg.writes * (30 + rand.IntN(41)) / 100
-	var killed atomic.Bool
+	// killing stops the callers before the kill: a caller that went on
+	// while the process dies would burn the rest of the writes on refused
+	// connections.
+	var killing atomic.Bool
+	killed := make(chan struct{})
 	go func() {
+		defer close(killed)
 		for l.ackCount() < killAt && ctx.Err() == nil && l.next.Load() < int64(l.total) {
 			time.Sleep(time.Millisecond)
 		}
 		r.killedAfter = l.ackCount()
+		killing.Store(true)
 		p.Kill()
-		killed.Store(true)
 	}()
-	l.run(ctx, cfg.workers, killed.Load)
-	for !killed.Load() {
-		time.Sleep(time.Millisecond)
-	}
+	l.run(ctx, cfg.workers, killing.Load)
+	<-killed
 	benchkit.Progress("%s run %d: killed after %d acknowledged writes; restarting", mode, n, r.killedAfter)
 	if p, err = localproc.Start(ctx, o); err != nil {
 		return r, err
@@ -98,6 +107,7 @@ func runOnce(ctx context.Context, cfg config, mode string, n int, work string) (
 	r.recovery = time.Since(restarted)
 	r.acked, r.delivered, r.duplicates = len(acked), rcv.deliveredOf(acked), rcv.duplicateCount()
 	r.failed, r.serverErrors = int(l.failed.Load()), int(l.serverErrors.Load())
+	r.slowest, r.overLimit = time.Duration(l.slowest.Load()), int(l.overLimit.Load())
 	return r, ctx.Err()
 }
 
@@ -143,6 +153,7 @@ type loader struct {
 	acked  []string
 
 	failed, serverErrors atomic.Int64
+	slowest, overLimit   atomic.Int64 // nanoseconds; answered calls over slowLimit
 }
 
 // run adds activities until stop says so or all were sent.
@@ -163,6 +174,7 @@ func (l *loader) run(ctx context.Context, workers int, stop func() bool) {
 }
 
 func (l *loader) one(ctx context.Context, id string) {
+	start := time.Now()
 	code, _, err := l.c.Post(ctx, "/v2/activities/add", map[string]any{
 		"organizationId": "crashtest", "documentId": "doc-1",
 		"activities": []any{map[string]any{
@@ -170,6 +182,9 @@ func (l *loader) one(ctx context.Context, id string) {
 			"actionUser": map[string]any{"userId": "crash-user", "name": "Crash User", "email": "crash@example.com"},
 		}},
 	})
+	if err == nil { // a call the kill cut says nothing of the server's speed
+		l.timed(time.Since(start))
+	}
 	switch {
 	case err != nil:
 		l.failed.Add(1)
@@ -192,4 +207,17 @@ func (l *loader) ackedIDs() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.acked...)
+}
+
+// timed records an answered call's duration.
+func (l *loader) timed(d time.Duration) {
+	if d > slowLimit {
+		l.overLimit.Add(1)
+	}
+	for {
+		cur := l.slowest.Load()
+		if int64(d) <= cur || l.slowest.CompareAndSwap(cur, int64(d)) {
+			return
+		}
+	}
 }

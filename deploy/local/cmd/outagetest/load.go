@@ -87,9 +87,17 @@ type tally struct {
 	counts map[string]*opCount
 }
 
-type opCount struct{ calls, ok, clientErr, unavailable, otherServerErr, noAnswer, noRetryAfter int }
+type opCount struct {
+	calls, ok, clientErr, unavailable, otherServerErr, noAnswer, noRetryAfter int
+	slowest                                                                   time.Duration
+	overLimit                                                                 int // answers slower than slowLimit
+}
 
-func (t *tally) add(op string, code int, retryAfter string) {
+// slowLimit is the longest a request may take (issue: no request over a
+// few seconds, Redis down or not).
+const slowLimit = 5 * time.Second
+
+func (t *tally) add(op string, code int, retryAfter string, took time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := t.counts[op]
@@ -98,6 +106,10 @@ func (t *tally) add(op string, code int, retryAfter string) {
 		t.counts[op] = c
 	}
 	c.calls++
+	c.slowest = max(c.slowest, took)
+	if took > slowLimit {
+		c.overLimit++
+	}
 	switch {
 	case code == 0:
 		c.noAnswer++
@@ -136,10 +148,12 @@ func runPhase(ctx context.Context, c *localproc.Client, name string, cfg config,
 }
 
 func round(ctx context.Context, c *localproc.Client, t *tally, stale staleTokens) {
+	start := time.Now()
 	record := func(op string, code int, ra string) {
 		if ctx.Err() == nil { // a call cut by the phase's end is not an answer
-			t.add(op, code, ra)
+			t.add(op, code, ra, time.Since(start))
 		}
+		start = time.Now()
 	}
 	record("activities/add", addActivity(ctx, c, fmt.Sprintf("load_%d_%d", time.Now().UnixNano(), seq.Add(1))), "")
 	code, tok := readActivities(ctx, c, "")
@@ -148,12 +162,14 @@ func round(ctx context.Context, c *localproc.Client, t *tally, stale staleTokens
 		code, _ = readActivities(ctx, c, tok)
 		record("activities/get page 2", code, "")
 	}
+	start = time.Now()
 	code, tok = readUsers(ctx, c, "")
 	record("users/get page 1", code, "")
 	if tok != "" {
 		code, _ = readUsers(ctx, c, tok)
 		record("users/get page 2", code, "")
 	}
+	start = time.Now()
 	code, r, _ := c.Post(ctx, "/v2/activities/get", map[string]any{"organizationId": "outage", "documentId": "doc-1", "pageSize": pageSize, "pageToken": stale.activities})
 	record(staleOp, code, r.RetryAfter)
 }

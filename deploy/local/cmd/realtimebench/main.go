@@ -1,6 +1,6 @@
 // Command realtimebench loads realtime sync with many WebSocket clients and
 // compares svc-content (through the gateway, the whole local system in one
-// process, updates stored in the embedded FerretDB before they are relayed)
+// process, updates stored in the embedded FerretDB before they are acknowledged)
 // with stock @hocuspocus/server 4.7.0 (node, documents in memory), both
 // driven by the same Hocuspocus-protocol clients in one invocation:
 //

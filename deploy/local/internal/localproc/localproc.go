@@ -95,7 +95,8 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 		"DATA_DIR="+o.DataDir, "GATEWAY_ADDR="+o.Addr, "REDIS_URL="+o.RedisURL, "LOG_LEVEL=warn",
 		"BOOTSTRAP_API_KEY="+APIKey, "BOOTSTRAP_AUTH_TOKEN="+AuthToken, "RATE_LIMIT_PER_SECOND=0",
 		"WEBHOOK_ALLOW_PRIVATE_TARGETS=true", "OTEL_SDK_DISABLED=true",
-		// Off the :9090 default: tests run other systems at the same time.
+		// A port of its own: the default :9090 may be another process's
+		// (a developer's `make run`, another test's system).
 		"METRICS_ADDR=127.0.0.1:0")
 	cmd.Env = append(cmd.Env, o.Env...)
 	cmd.Stdout, cmd.Stderr = io.Discard, logf
@@ -114,7 +115,7 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 		}
 		select {
 		case <-p.done:
-			return nil, fmt.Errorf("deploy/local exited during start; see %s", o.Log)
+			return nil, fmt.Errorf("deploy/local exited during start (%v); its log ends:\n%s", p.cmd.ProcessState, logTail(o.Log))
 		case <-ctx.Done():
 			p.Kill()
 			return nil, ctx.Err()
@@ -188,4 +189,18 @@ func (c *Client) Post(ctx context.Context, path string, data any) (int, Reply, e
 	_ = json.Unmarshal(b, &r)
 	r.RetryAfter = resp.Header.Get("Retry-After")
 	return resp.StatusCode, r, nil
+}
+
+// logTail is the end of a log file, for an error the tool's cleanup would
+// otherwise delete the evidence of.
+func logTail(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	const keep = 3000
+	if len(b) > keep {
+		b = b[len(b)-keep:]
+	}
+	return string(b)
 }

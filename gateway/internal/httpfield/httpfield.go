@@ -1,0 +1,71 @@
+// Package httpfield writes and reads HTTP/1.1 header fields the way
+// net/http does. The gateway's inbound server (internal/h1) and its
+// upstream hop share it, so a field leaves the gateway in the same form
+// whichever side writes it.
+package httpfield
+
+import (
+	"net/http"
+	"net/textproto"
+	"strings"
+)
+
+// Append writes "k: v\r\n" with http.Header.Write's sanitising: the value
+// is trimmed of ASCII white space and a CR or LF inside it becomes a space,
+// so no value can end the head early.
+func Append(b []byte, k, v string) []byte {
+	b = append(b, k...)
+	b = append(b, ": "...)
+	v = textproto.TrimString(v)
+	start := len(b)
+	b = append(b, v...)
+	for i := start; i < len(b); i++ {
+		if b[i] == '\r' || b[i] == '\n' {
+			b[i] = ' '
+		}
+	}
+	return append(b, "\r\n"...)
+}
+
+// AppendValid writes every field of h whose name is valid (http.Server
+// drops the others).
+func AppendValid(b []byte, h http.Header) []byte {
+	for k, vv := range h {
+		if !ValidName(k) {
+			continue
+		}
+		for _, v := range vv {
+			b = Append(b, k, v)
+		}
+	}
+	return b
+}
+
+// ValidName reports whether k is a token (RFC 9110 §5.1).
+func ValidName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// HasToken reports whether the comma-separated values vv list tok, case
+// insensitively (Connection: keep-alive, Upgrade; Upgrade: websocket).
+func HasToken(vv []string, tok string) bool {
+	for _, v := range vv {
+		for v != "" {
+			var t string
+			t, v, _ = strings.Cut(v, ",")
+			if strings.EqualFold(textproto.TrimString(t), tok) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,49 @@
+package httpfield
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// Append writes what http.Header.Write writes for one field.
+func TestAppendMatchesHeaderWrite(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"plain", " padded\t", "a\r\nInjected: yes", "line\nfeed", "", "ünï"} {
+		var want strings.Builder
+		if err := (http.Header{"X-Field": {v}}).Write(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Append(nil, "X-Field", v)); got != want.String() {
+			t.Errorf("Append(%q) = %q, Header.Write %q", v, got, want.String())
+		}
+	}
+}
+
+func TestHasToken(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		vv   []string
+		tok  string
+		want bool
+	}{
+		{[]string{"keep-alive, Upgrade"}, "upgrade", true},
+		{[]string{"close"}, "Close", true},
+		{[]string{"x", " websocket "}, "websocket", true},
+		{[]string{"upgrades"}, "upgrade", false},
+		{nil, "close", false},
+	} {
+		if got := HasToken(tt.vv, tt.tok); got != tt.want {
+			t.Errorf("HasToken(%q, %q) = %v", tt.vv, tt.tok, got)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{"X-Ok": true, "a!#$%&'*+-.^_`|~": true, "": false, "Bad Name": false, "Colon:": false, "Ünï": false} {
+		if got := ValidName(name); got != want {
+			t.Errorf("ValidName(%q) = %v", name, got)
+		}
+	}
+}
