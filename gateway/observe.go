@@ -40,6 +40,7 @@ type call struct {
 // would be an allocation only the gateway's own code would read.
 func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*call, context.Context, trace.Span) {
 	c := &call{rec: statusRecorder{ResponseWriter: w, start: time.Now()}}
+	c.hop.start = c.rec.start
 	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
 	ctx, span := g.tracer.Start(ctx, r.Method, g.spanOpts...)
 	if span.IsRecording() {

@@ -47,10 +47,14 @@ type statusRecorder struct {
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
+	s.noteStatus(code)
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) noteStatus(code int) {
 	if s.status == 0 && code >= 200 {
 		s.status = code
 	}
-	s.ResponseWriter.WriteHeader(code)
 }
 
 func (s *statusRecorder) Write(b []byte) (int, error) {

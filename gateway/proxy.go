@@ -54,6 +54,7 @@ var aLongTimeAgo = time.Unix(1, 0)
 type hopState struct {
 	trace traceHeaders
 	vals  [8]string
+	start time.Time // the request's, for the connection pool's clock
 }
 
 // serve proxies r as principal and writes the answer or an envelope to w.
@@ -81,12 +82,12 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 	}
 	*bp = buf[:0] // keep a grown buffer for the next request
 	for attempt := 0; ; attempt++ {
-		c, err := p.connection(ctx, attempt)
+		c, err := p.connection(ctx, attempt, hop.start)
 		if err != nil {
 			p.fail(ctx, w, r, err)
 			return
 		}
-		retry, err := p.exchange(ctx, c, w, r, buf, inline, hop.vals[:0])
+		retry, err := p.exchange(ctx, c, w, r, buf, inline, hop)
 		if err == nil {
 			return
 		}
@@ -101,9 +102,9 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 
 // connection is a pooled connection, or for a retry a new one: the pool
 // may hold more connections the service has closed.
-func (p *serviceProxy) connection(ctx context.Context, attempt int) (*upConn, error) {
+func (p *serviceProxy) connection(ctx context.Context, attempt int, now time.Time) (*upConn, error) {
 	if attempt == 0 {
-		return p.pool.get(ctx)
+		return p.pool.get(ctx, now)
 	}
 	return p.pool.dial(ctx)
 }
@@ -112,12 +113,12 @@ func (p *serviceProxy) connection(ctx context.Context, attempt int) (*upConn, er
 // whether a failure may be retried (nothing was answered on a reused
 // connection). Once the answer's head is written to the client, failures
 // can only abort the client's connection.
-func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, inline bool, vals []string) (bool, error) {
+func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, inline bool, hop *hopState) (bool, error) {
 	stop := abortOnCancel(ctx, c)
 	healthy := false
 	defer func() {
 		if stop() && healthy {
-			p.pool.put(c)
+			p.pool.put(c, hop.start)
 		} else {
 			_ = c.Close()
 		}
@@ -135,21 +136,20 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 			return false, err
 		}
 	}
-	h := w.Header()
-	rh, err := readResponseHead(c.br, h, vals)
+	a, raw, err := readAnswer(c.br, w, head, hop.vals[:0])
 	if werr := c.src.takeWriteErr(); werr != nil {
-		clear(h)
+		clear(w.Header())
 		return c.reused, werr
 	}
-	if err != nil || rh.status == http.StatusSwitchingProtocols {
-		clear(h)
+	if err != nil || a.status == http.StatusSwitchingProtocols {
+		clear(w.Header())
 		if err == nil {
 			err = errBadAnswer
 		}
 		return c.reused && errors.Is(err, errNoResponse), err
 	}
-	echoRequestID(h, r.Header)
-	w.WriteHeader(rh.status)
+	writeAnswerHead(w, r, &a, raw)
+	rh := a.respHead
 	if !bodyAllowed(r.Method, rh.status) {
 		healthy = rh.keepAlive
 		return false, nil

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -200,40 +199,19 @@ const maxAnswerFields = 256
 func parseHeaderFields(fields string, h http.Header, vals []string, rh *respHead) error {
 	var connection []string
 	for n := 0; ; n++ {
-		if n > maxAnswerFields {
-			return errBadAnswer
+		key, value, rest, err := nextField(fields, n)
+		if err != nil {
+			return err
 		}
-		line, rest, _ := strings.Cut(fields, "\n")
-		fields = rest
-		line = strings.TrimRight(line, "\r\n")
-		if len(line) == 0 {
+		if key == "" {
 			break
 		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok || len(name) == 0 || line[0] == ' ' || line[0] == '\t' {
-			return errBadAnswer
+		fields = rest
+		if err := rh.frame(key, value); err != nil {
+			return err
 		}
-		key := canonicalKey(name)
-		value = strings.TrimSpace(value)
-		switch key {
-		case "Content-Length":
-			n, err := strconv.ParseInt(value, 10, 64)
-			if err != nil || n < 0 || (rh.contentLength >= 0 && n != rh.contentLength) {
-				return errBadAnswer
-			}
-			rh.contentLength = n
-		case "Transfer-Encoding":
-			if !strings.EqualFold(value, "chunked") {
-				return errBadAnswer // no other coding is sent by our services
-			}
-			rh.chunked = true
-		case "Connection":
+		if key == "Connection" {
 			connection = append(connection, value)
-			if strings.EqualFold(value, "close") {
-				rh.keepAlive = false
-			} else if strings.EqualFold(value, "keep-alive") {
-				rh.keepAlive = true
-			}
 		}
 		if skipResponseHeader(key) {
 			continue
@@ -257,71 +235,6 @@ func parseHeaderFields(fields string, h http.Header, vals []string, rh *respHead
 		}
 	}
 	return nil
-}
-
-// errNothingRead: the connection ended before the first byte of a head.
-var errNothingRead = errors.New("no bytes before the end of the connection")
-
-// readAnswerHead returns one head, through its empty line, as one string.
-// A head is almost always whole in the read buffer after one read: it is
-// then copied once. A longer one is gathered line by line.
-func readAnswerHead(br *bufio.Reader) (string, error) {
-	if _, err := br.Peek(1); err != nil {
-		return "", errors.Join(errNothingRead, err)
-	}
-	for checked := false; ; {
-		buf, _ := br.Peek(br.Buffered())
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 && !checked {
-			// Not HTTP: fail now rather than wait for an empty line.
-			if _, err := parseStatusLine(buf[:i]); err != nil {
-				return "", err
-			}
-			checked = true
-		}
-		if n := headLength(buf); n > 0 {
-			head := string(buf[:n])
-			_, _ = br.Discard(n)
-			return head, nil
-		}
-		if br.Buffered() == br.Size() {
-			return readLongHead(br)
-		}
-		if _, err := br.Peek(br.Buffered() + 1); err != nil {
-			return "", err
-		}
-	}
-}
-
-// headLength is the length of the head at the start of b through its
-// empty line, or 0 when b does not hold all of it.
-func headLength(b []byte) int {
-	for i := 0; ; {
-		j := bytes.IndexByte(b[i:], '\n')
-		if j < 0 {
-			return 0
-		}
-		line := b[i : i+j+1]
-		i += j + 1
-		if len(line) == 1 || len(line) == 2 && line[0] == '\r' {
-			return i
-		}
-	}
-}
-
-// readLongHead gathers a head longer than the read buffer.
-func readLongHead(br *bufio.Reader) (string, error) {
-	var head []byte
-	for lines := 0; lines <= maxAnswerFields+1; lines++ {
-		line, err := br.ReadSlice('\n')
-		if err != nil {
-			return "", err
-		}
-		head = append(head, line...)
-		if len(bytes.TrimRight(line, "\r\n")) == 0 {
-			return string(head), nil
-		}
-	}
-	return "", errBadAnswer
 }
 
 // commonKeys interns the header names our services send, so parsing them

@@ -30,7 +30,7 @@ func TestAddThenGetShape(t *testing.T) {
 		"displayMessageTemplate":"{{user}} approved","displayMessageTemplateData":{"user":"Ann"},
 		"actionIcon":"https://icons/ok.svg","isActivityResolverUsed":true}]}}`
 	before := time.Now().UnixMilli()
-	code, r := e.callRaw(ws1, "/v2/activities/add", []byte(body))
+	code, r := e.CallRaw(ws1, "/v2/activities/add", []byte(body))
 	if code != http.StatusOK || r.Result.Status != "success" || r.Result.Message != "Activities added." {
 		t.Fatalf("add: HTTP %d %+v", code, r)
 	}
@@ -68,7 +68,7 @@ func TestAddThenGetShape(t *testing.T) {
 	}
 	// Absent optional fields are omitted, not null; metadata has no apiKey.
 	e.add(ws1, "o1", "d1", comment("a2"))
-	_, r = e.call(ws1, "/v2/activities/get", map[string]any{"organizationId": "o1", "activityIds": []string{"a2"}})
+	_, r = e.Call(ws1, "/v2/activities/get", map[string]any{"organizationId": "o1", "activityIds": []string{"a2"}})
 	var bare []map[string]any
 	_ = json.Unmarshal(r.Result.Data, &bare)
 	for _, k := range []string{"changes", "entityData", "entityTargetData", "targetEntityId", "targetSubEntityId",
@@ -114,10 +114,10 @@ func TestAddOverwritesByID(t *testing.T) {
 }
 
 func (e *env) onlyRecord(id string) view {
-	e.t.Helper()
+	e.T.Helper()
 	page, _ := e.get(ws1, map[string]any{"organizationId": "o1", "activityIds": []string{id}})
 	if len(page) != 1 {
-		e.t.Fatalf("get %s: %d records", id, len(page))
+		e.T.Fatalf("get %s: %d records", id, len(page))
 	}
 	return page[0]
 }
@@ -176,7 +176,7 @@ func TestAddInvalidWritesNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(ws1, "/v2/activities/add", tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(ws1, "/v2/activities/add", tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
@@ -198,14 +198,14 @@ func batch(bad act) map[string]any {
 func TestImmutableRecordsAreProtected(t *testing.T) {
 	e := newEnv(t, svcactivity.Config{})
 	e.add(ws1, "o1", "d1", comment("locked"), comment("free"))
-	if _, err := e.db.Collection("activities").UpdateOne(context.Background(),
+	if _, err := e.DB.Collection("activities").UpdateOne(context.Background(),
 		bson.M{"workspaceId": "ws1", "id": "locked"}, bson.M{"$set": bson.M{"immutable": true}}); err != nil {
 		t.Fatal(err)
 	}
 	if !e.onlyRecord("locked").Immutable {
 		t.Fatal("get does not report immutable")
 	}
-	r := e.fails(ws1, "/v2/activities/add", batch(comment("locked")), http.StatusBadRequest, "FAILED_PRECONDITION")
+	r := e.Fails(ws1, "/v2/activities/add", batch(comment("locked")), http.StatusBadRequest, "FAILED_PRECONDITION")
 	if !strings.Contains(r.Error.Message, "locked") {
 		t.Fatalf("message %q does not name the record", r.Error.Message)
 	}
@@ -214,10 +214,10 @@ func TestImmutableRecordsAreProtected(t *testing.T) {
 	}
 
 	var upd map[string]itemResult
-	e.ok(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1",
+	e.OK(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1",
 		"activities": []map[string]any{{"id": "locked", "actionIcon": "x"}}}, &upd)
 	var del map[string]itemResult
-	e.ok(ws1, "/v2/activities/delete", map[string]any{"organizationId": "o1", "documentId": "d1"}, &del)
+	e.OK(ws1, "/v2/activities/delete", map[string]any{"organizationId": "o1", "documentId": "d1"}, &del)
 	if upd["locked"].Success || del["locked"].Success || !del["free"].Success {
 		t.Fatalf("update %+v, delete %+v", upd, del)
 	}

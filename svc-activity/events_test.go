@@ -13,11 +13,11 @@ import (
 func TestEveryAcceptedChangeIsPublished(t *testing.T) {
 	e := newEnv(t, svcactivity.Config{})
 	e.add(ws1, "o1", "d1", comment("a1"), comment("a2"))
-	e.ok(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1", "activities": []map[string]any{
+	e.OK(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1", "activities": []map[string]any{
 		{"id": "a1", "actionIcon": "x"}, {"id": "missing", "actionIcon": "x"},
 	}}, nil)
 	updated := e.onlyRecord("a1")
-	e.ok(ws1, "/v2/activities/delete", map[string]any{"organizationId": "o1", "activityIds": []string{"a2", "missing"}}, nil)
+	e.OK(ws1, "/v2/activities/delete", map[string]any{"organizationId": "o1", "activityIds": []string{"a2", "missing"}}, nil)
 
 	evs := e.published()
 	var types []string

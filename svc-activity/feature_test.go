@@ -11,6 +11,7 @@ import (
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcactivity "github.com/opencollab/backend/svc-activity"
 )
 
@@ -23,7 +24,7 @@ func fakeWorkspace(t *testing.T) *httptest.Server {
 			http.NotFound(w, r)
 			return
 		}
-		if _, err := signer.Verify(r.Header); err != nil {
+		if _, err := servicetest.Signer.Verify(r.Header); err != nil {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"unsigned"}}`))
 			return
@@ -52,9 +53,9 @@ func TestActivitiesNeedTheFeature(t *testing.T) {
 	}
 	for path, body := range bodies {
 		t.Run(path, func(t *testing.T) {
-			e.fails(off, path, body, http.StatusBadRequest, "FAILED_PRECONDITION")
+			e.Fails(off, path, body, http.StatusBadRequest, "FAILED_PRECONDITION")
 			// Checked before decoding: even an invalid body gets the precondition.
-			e.fails(off, path, map[string]any{}, http.StatusBadRequest, "FAILED_PRECONDITION")
+			e.Fails(off, path, map[string]any{}, http.StatusBadRequest, "FAILED_PRECONDITION")
 		})
 	}
 	if n := e.count(bson.M{}); n != 0 {
@@ -63,7 +64,7 @@ func TestActivitiesNeedTheFeature(t *testing.T) {
 	e.add(on, "o1", "d1", comment("a1"))
 	// The document hooks are service calls, not customer operations.
 	var has docmigrate.HasData
-	e.ok(content, docmigrate.HasDataPath, docmigrate.Document{WorkspaceID: "ws_on", OrganizationID: "o1", DocumentID: "d1"}, &has)
+	e.OK(content, docmigrate.HasDataPath, docmigrate.Document{WorkspaceID: "ws_on", OrganizationID: "o1", DocumentID: "d1"}, &has)
 	if !has.HasData {
 		t.Fatal("has-data misses the record of the enabled workspace")
 	}
@@ -73,5 +74,5 @@ func TestFeatureUnknownAndUnreachable(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
 	e := newEnv(t, svcactivity.Config{WorkspaceURL: down.URL})
-	e.fails(ws1, "/v2/activities/get", map[string]any{"organizationId": "o1"}, http.StatusServiceUnavailable, "UNAVAILABLE")
+	e.Fails(ws1, "/v2/activities/get", map[string]any{"organizationId": "o1"}, http.StatusServiceUnavailable, "UNAVAILABLE")
 }

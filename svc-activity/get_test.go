@@ -12,7 +12,7 @@ import (
 // seedThreeCalls adds three batches with strictly increasing timestamps
 // and returns the timestamp of each batch.
 func seedThreeCalls(e *env) [3]int64 {
-	e.t.Helper()
+	e.T.Helper()
 	var ts [3]int64
 	batches := [][]act{
 		{comment("a1"), {"id": "a2", "featureType": "reaction", "actionType": "reaction.add", "actionUser": user("u2")}},
@@ -136,7 +136,7 @@ func TestPageTokenIsBoundToQueryAndWorkspace(t *testing.T) {
 	for _, m := range misuse {
 		t.Run(m.name, func(t *testing.T) {
 			m.q["pageToken"] = token
-			e.fails(m.principal, "/v2/activities/get", m.q, http.StatusBadRequest, "INVALID_ARGUMENT")
+			e.Fails(m.principal, "/v2/activities/get", m.q, http.StatusBadRequest, "INVALID_ARGUMENT")
 		})
 	}
 	// Changing only the page size is allowed.
@@ -164,7 +164,7 @@ func TestGetInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(ws1, "/v2/activities/get", tt.q, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(ws1, "/v2/activities/get", tt.q, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}

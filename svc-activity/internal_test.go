@@ -16,7 +16,7 @@ func TestMigrateDocument(t *testing.T) {
 	move := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
 	for i, want := range []int64{2, 0} { // a re-run after completion moves nothing
 		var got docmigrate.Moved
-		e.ok(content, docmigrate.MigratePath, move, &got)
+		e.OK(content, docmigrate.MigratePath, move, &got)
 		if got.Moved != want {
 			t.Fatalf("run %d moved %d, want %d", i+1, got.Moved, want)
 		}
@@ -42,13 +42,13 @@ func TestWorkspacesAreIsolated(t *testing.T) {
 		t.Fatalf("ws2 reads ws1's record by id: %v", ids(page))
 	}
 	var upd, del map[string]itemResult
-	e.ok(ws2, "/v2/activities/update", map[string]any{"organizationId": "o1",
+	e.OK(ws2, "/v2/activities/update", map[string]any{"organizationId": "o1",
 		"activities": []map[string]any{{"id": "a1", "actionIcon": "ws2-icon"}}}, &upd)
-	e.ok(ws2, "/v2/activities/delete", map[string]any{"organizationId": "o1", "activityIds": []string{"a1", "a2"}}, &del)
+	e.OK(ws2, "/v2/activities/delete", map[string]any{"organizationId": "o1", "activityIds": []string{"a1", "a2"}}, &del)
 	if upd["a1"].Success || del["a1"].Success || del["a2"].Success {
 		t.Fatalf("ws2 changed ws1's records: update %v, delete %v", upd, del)
 	}
-	e.ok(ws2, "/v2/activities/delete", map[string]any{"organizationId": "o1", "documentId": "d1"}, nil)
+	e.OK(ws2, "/v2/activities/delete", map[string]any{"organizationId": "o1", "documentId": "d1"}, nil)
 	// The same id in ws2 is ws2's own record and leaves ws1's alone.
 	e.add(ws2, "o1", "d1", comment("a1"))
 

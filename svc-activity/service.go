@@ -7,23 +7,10 @@ package svcactivity
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"log/slog"
-	"net/http"
-	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
-
-	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
-	"github.com/opencollab/backend/pkg/internalauth"
-	"github.com/opencollab/backend/pkg/pagetoken"
-	"github.com/opencollab/backend/pkg/svcclient"
-	"github.com/opencollab/backend/pkg/web"
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 	"github.com/opencollab/backend/svc-activity/internal/httpapi"
 	"github.com/opencollab/backend/svc-activity/internal/store"
@@ -32,109 +19,35 @@ import (
 // Name is the service name in logs and traces.
 const Name = "svc-activity"
 
-// minSecretLen is the shortest internal secret accepted.
-const minSecretLen = 16
-
 // Config is the service configuration, read from the environment.
 type Config struct {
-	ListenAddr     string `env:"LISTEN_ADDR, default=:8080"`
-	MongoURI       string `env:"MONGO_URI" mask:"true"`
-	MongoDB        string `env:"MONGO_DB, default=collab_activity"`
-	RedisURL       string `env:"REDIS_URL" mask:"true"`
-	InternalSecret string `env:"INTERNAL_SECRET" mask:"true"`
+	service.Base
 	// WorkspaceURL is svc-workspace, asked for the workspace's feature
 	// switches. Empty: every feature counts as enabled.
 	WorkspaceURL string `env:"WORKSPACE_URL"`
-	LogLevel     string `env:"LOG_LEVEL, default=info"`
-}
-
-// Validate checks what New needs. Store addresses are checked by
-// ValidateStores, since a host passing ready clients in Deps has none.
-func (c *Config) Validate() error {
-	if len(c.InternalSecret) < minSecretLen {
-		return fmt.Errorf("INTERNAL_SECRET must be at least %d characters", minSecretLen)
-	}
-	return nil
-}
-
-// ValidateStores checks the store addresses a standalone process connects to.
-func (c *Config) ValidateStores() error {
-	if c.MongoURI == "" {
-		return errors.New("MONGO_URI is required")
-	}
-	if c.RedisURL == "" {
-		return errors.New("REDIS_URL is required")
-	}
-	return nil
 }
 
 // Deps are the connected stores the service runs on.
-type Deps struct {
-	DB     *mongo.Database
-	Redis  *redis.Client
-	Logger *slog.Logger
-}
+type Deps = service.Deps
 
 // Service is a ready-to-serve activity service. Close stops its outbox
-// relay.
-type Service struct {
-	// routes are the registered routes (Routes).
-	routes     []string
-	handler    http.Handler
-	stopRelay  context.CancelFunc
-	relayEnded sync.WaitGroup
-}
+// relay; events still in the outbox stay there for the next start.
+type Service struct{ *service.Frame }
 
 // New creates the indexes (the records' and the event outbox's), starts
 // the outbox relay and builds the HTTP handler.
 func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	f, err := service.Start(ctx, Name, &cfg, deps)
+	if err != nil {
+		return nil, err
 	}
-	if deps.DB == nil || deps.Redis == nil {
-		return nil, fmt.Errorf("%s: Deps.DB and Deps.Redis are required", Name)
+	mongoStore := store.NewMongo(f.DB)
+	publisher, err := f.Publisher(ctx, activity.EventSource, mongoStore.EnsureIndexes)
+	if err != nil {
+		return nil, err
 	}
-	logger := deps.Logger
-	if logger == nil {
-		logger = slog.Default()
-	}
-	mongoStore := store.NewMongo(deps.DB)
-	if err := mongoStore.EnsureIndexes(ctx); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	publisher := events.NewPublisher(deps.Redis, deps.DB, activity.EventSource, logger)
-	if err := publisher.EnsureIndexes(ctx); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	signer := internalauth.NewSigner(cfg.InternalSecret)
-	var workspace *svcclient.Client // nil: every feature enabled
-	if cfg.WorkspaceURL != "" {
-		workspace = svcclient.New("svc-workspace", cfg.WorkspaceURL, signer)
-	}
-	svc := activity.NewService(mongoStore, publisher, pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret), time.Now)
-	engine := web.NewEngine(func(ctx context.Context) error {
-		return errors.Join(mongoStore.Ping(ctx), deps.Redis.Ping(ctx).Err())
-	})
-	httpapi.Routes(engine, signer, svc, features.NewChecker(workspace, 0))
-
-	// The relay outlives New's context (a start-up deadline must not stop
-	// it); Close ends it.
-	relayCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Service{handler: otelhttp.NewHandler(engine, Name), stopRelay: stop}
-	s.routes = web.Routes(engine)
-	s.relayEnded.Go(func() { publisher.RunRelay(relayCtx) })
-	return s, nil
-}
-
-// Handler serves every route, traced.
-func (s *Service) Handler() http.Handler { return s.handler }
-
-// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
-func (s *Service) Routes() []string { return s.routes }
-
-// Close stops the outbox relay and waits for it. Events still in the
-// outbox stay there for the next start.
-func (s *Service) Close() {
-	s.stopRelay()
-	s.relayEnded.Wait()
+	svc := activity.NewService(mongoStore, publisher, f.PageTokens(), time.Now)
+	// No WORKSPACE_URL: a nil client, every feature enabled.
+	httpapi.Routes(f.Engine, f.Signer, svc, features.NewChecker(f.Client("svc-workspace", cfg.WorkspaceURL), 0))
+	return &Service{f}, nil
 }

@@ -1,112 +1,35 @@
 package svcactivity_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
-	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcactivity "github.com/opencollab/backend/svc-activity"
 )
 
-const secret = "test-internal-secret-0123456789"
-
 var (
-	signer  = internalauth.NewSigner(secret)
 	ws1     = internalauth.Workspace("ws1")
 	ws2     = internalauth.Workspace("ws2")
 	content = internalauth.Service("content")
 )
 
-type env struct {
-	t   *testing.T
-	h   http.Handler
-	db  *mongo.Database
-	rdb *redis.Client
-}
+type (
+	env   struct{ *servicetest.Env }
+	reply = servicetest.Reply
+)
 
 func newEnv(t *testing.T, cfg svcactivity.Config) *env {
 	t.Helper()
-	e := &env{t: t, db: testenv.Mongo(t), rdb: testenv.Redis(t)}
-	cfg.InternalSecret = secret
-	svc, err := svcactivity.New(context.Background(), cfg, svcactivity.Deps{DB: e.db, Redis: e.rdb})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(svc.Close) // registered last: runs before the stores go away
-	e.h = svc.Handler()
-	return e
-}
-
-// reply is either envelope, decoded loosely.
-type reply struct {
-	Result struct {
-		Status    string          `json:"status"`
-		Message   string          `json:"message"`
-		Data      json.RawMessage `json:"data"`
-		PageToken *string         `json:"pageToken"`
-	} `json:"result"`
-	Error struct {
-		Status  string `json:"status"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// call posts {"data": data} as principal.
-func (e *env) call(principal, path string, data any) (int, reply) {
-	e.t.Helper()
-	body, _ := json.Marshal(map[string]any{"data": data})
-	return e.callRaw(principal, path, body)
-}
-
-// callRaw posts body as is (json.Marshal would HTML-escape it).
-func (e *env) callRaw(principal, path string, body []byte) (int, reply) {
-	e.t.Helper()
-	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	signer.Sign(req.Header, principal)
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	var r reply
-	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
-		e.t.Fatalf("%s: reply is not JSON: %s", path, rec.Body.String())
-	}
-	return rec.Code, r
-}
-
-// ok calls and decodes result.data into out, failing on an error reply.
-func (e *env) ok(principal, path string, data, out any) reply {
-	e.t.Helper()
-	code, r := e.call(principal, path, data)
-	if code != http.StatusOK || r.Result.Status != "success" {
-		e.t.Fatalf("%s: HTTP %d %s: %s", path, code, r.Error.Status, r.Error.Message)
-	}
-	if out != nil {
-		if err := json.Unmarshal(r.Result.Data, out); err != nil {
-			e.t.Fatalf("%s: decode data %s: %v", path, r.Result.Data, err)
-		}
-	}
-	return r
-}
-
-func (e *env) fails(principal, path string, data any, wantCode int, wantStatus string) reply {
-	e.t.Helper()
-	code, r := e.call(principal, path, data)
-	if code != wantCode || r.Error.Status != wantStatus {
-		e.t.Fatalf("%s: got HTTP %d %q (%s), want %d %s", path, code, r.Error.Status, r.Error.Message, wantCode, wantStatus)
-	}
-	return r
+	return &env{servicetest.New(t, svcactivity.New, cfg)}
 }
 
 // act is an activity of the add body.
@@ -123,8 +46,8 @@ func comment(id string) act {
 }
 
 func (e *env) add(principal, org, doc string, acts ...act) {
-	e.t.Helper()
-	e.ok(principal, "/v2/activities/add", map[string]any{"organizationId": org, "documentId": doc, "activities": acts}, nil)
+	e.T.Helper()
+	e.OK(principal, "/v2/activities/add", map[string]any{"organizationId": org, "documentId": doc, "activities": acts}, nil)
 }
 
 // view is a returned record, decoded with the free-form fields raw.
@@ -152,11 +75,11 @@ type view struct {
 
 // get returns one page and its next token ("" on the last page).
 func (e *env) get(principal string, q map[string]any) ([]view, string) {
-	e.t.Helper()
+	e.T.Helper()
 	var page []view
-	r := e.ok(principal, "/v2/activities/get", q, &page)
+	r := e.OK(principal, "/v2/activities/get", q, &page)
 	if page == nil {
-		e.t.Fatalf("get: data %s is not an array", r.Result.Data)
+		e.T.Fatalf("get: data %s is not an array", r.Result.Data)
 	}
 	if r.Result.PageToken == nil {
 		return page, ""
@@ -177,31 +100,10 @@ type itemResult struct {
 	Message string `json:"message"`
 }
 
-func (e *env) count(filter bson.M) int64 {
-	e.t.Helper()
-	n, err := e.db.Collection("activities").CountDocuments(context.Background(), filter)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return n
-}
+func (e *env) count(filter bson.M) int64 { return e.Count("activities", filter) }
 
 // published returns the events on the activity stream, oldest first.
-func (e *env) published() []events.Event {
-	e.t.Helper()
-	msgs, err := e.rdb.XRange(context.Background(), events.Stream("activity"), "-", "+").Result()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	out := make([]events.Event, len(msgs))
-	for i, m := range msgs {
-		payload, _ := m.Values["event"].(string)
-		if err := json.Unmarshal([]byte(payload), &out[i]); err != nil {
-			e.t.Fatalf("stream entry %v: %v", m.Values, err)
-		}
-	}
-	return out
-}
+func (e *env) published() []events.Event { return e.Published(events.Stream("activity")) }
 
 func TestWrongPrincipal(t *testing.T) {
 	e := newEnv(t, svcactivity.Config{})
@@ -218,39 +120,16 @@ func TestWrongPrincipal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e.fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
+			e.Fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
 		})
 	}
 	req := httptest.NewRequest(http.MethodPost, "/v2/activities/add", strings.NewReader(`{"data":{}}`))
 	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
+	e.H.ServeHTTP(rec, req)
 	if rec.Code != http.StatusForbidden {
 		t.Fatalf("unsigned request: HTTP %d", rec.Code)
 	}
 	if n := e.count(bson.M{}); n != 0 {
 		t.Fatalf("denied calls wrote %d records", n)
-	}
-}
-
-func TestConfigValidate(t *testing.T) {
-	long := strings.Repeat("s", 16)
-	tests := []struct {
-		name    string
-		cfg     svcactivity.Config
-		wantErr bool
-	}{
-		{"minimal", svcactivity.Config{InternalSecret: long}, false},
-		{"with workspace", svcactivity.Config{InternalSecret: long, WorkspaceURL: "http://ws"}, false},
-		{"short secret", svcactivity.Config{InternalSecret: long[:15]}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if err := tt.cfg.Validate(); (err != nil) != tt.wantErr {
-				t.Fatalf("Validate() = %v, wantErr %v", err, tt.wantErr)
-			}
-		})
-	}
-	if err := (&svcactivity.Config{}).ValidateStores(); err == nil {
-		t.Fatal("ValidateStores accepted empty store addresses")
 	}
 }

@@ -20,7 +20,7 @@ func TestUpdate(t *testing.T) {
 	ts := e.onlyRecord("a1").Timestamp
 
 	var res map[string]itemResult
-	r := e.ok(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1", "activities": []map[string]any{
+	r := e.OK(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1", "activities": []map[string]any{
 		{"id": "a1", "changes": map[string]any{"status": map[string]any{"from": "a", "to": "b"}},
 			"entityTargetData": []int{1}, "displayMessageTemplate": "{{x}} did it",
 			"displayMessageTemplateData": map[string]any{"x": "Ann"}, "actionIcon": "new"},
@@ -57,7 +57,7 @@ func TestUpdate(t *testing.T) {
 	}
 
 	// null clears a free-form field; an empty string clears a text field.
-	e.ok(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1", "activities": []map[string]any{
+	e.OK(ws1, "/v2/activities/update", map[string]any{"organizationId": "o1", "activities": []map[string]any{
 		{"id": "a1", "entityData": nil, "actionIcon": ""},
 	}}, nil)
 	if v := e.onlyRecord("a1"); v.EntityData != nil || v.ActionIcon != "" || v.Changes == nil {
@@ -80,7 +80,7 @@ func TestUpdateInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(ws1, "/v2/activities/update", tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(ws1, "/v2/activities/update", tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
@@ -98,13 +98,13 @@ func TestDelete(t *testing.T) {
 	e.add(ws1, "o1", "d2", withTarget("b1", "t1"), comment("b2"), comment("b3"))
 	e.add(ws1, "o2", "d1", comment("other-org"))
 
-	r := e.fails(ws1, "/v2/activities/delete", map[string]any{"organizationId": "o1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	r := e.Fails(ws1, "/v2/activities/delete", map[string]any{"organizationId": "o1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 	for _, f := range []string{"documentId", "targetEntityId", "activityIds"} {
 		if !strings.Contains(r.Error.Message, f) {
 			t.Fatalf("message %q does not name %s", r.Error.Message, f)
 		}
 	}
-	e.fails(ws1, "/v2/activities/delete", map[string]any{"documentId": "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v2/activities/delete", map[string]any{"documentId": "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 
 	steps := []struct {
 		name string
@@ -130,7 +130,7 @@ func TestDelete(t *testing.T) {
 	for _, st := range steps {
 		st.sel["organizationId"] = "o1"
 		var res map[string]itemResult
-		e.ok(ws1, "/v2/activities/delete", st.sel, &res)
+		e.OK(ws1, "/v2/activities/delete", st.sel, &res)
 		if len(res) != len(st.want) {
 			t.Fatalf("%s: results %v, want %v", st.name, res, st.want)
 		}

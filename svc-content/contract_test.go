@@ -15,8 +15,8 @@ func TestDocumentMigrationContract(t *testing.T) {
 	t.Parallel()
 	docmigratetest.Run(t, func(t *testing.T) docmigratetest.Owner {
 		e := newEnv(t, nil)
-		return docmigratetest.Owner{Handler: e.h, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
-			e.ok(internalauth.Workspace(d.WorkspaceID), "/v2/crdt/add", map[string]any{"organizationId": d.OrganizationID,
+		return docmigratetest.Owner{Handler: e.H, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
+			e.OK(internalauth.Workspace(d.WorkspaceID), "/v2/crdt/add", map[string]any{"organizationId": d.OrganizationID,
 				"documentId": d.DocumentID, "editorId": "e1", "type": "text", "data": "hello"}, nil)
 		}}
 	})

@@ -1,10 +1,6 @@
 package svccontent_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
@@ -14,14 +10,14 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
-	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	"github.com/opencollab/backend/pkg/web"
 	svccontent "github.com/opencollab/backend/svc-content"
 )
 
-const secret = "test-internal-secret-0123456789"
+const secret = servicetest.Secret
 
-var signer = internalauth.NewSigner(secret)
+var signer = servicetest.Signer
 
 // owner is a fake service serving the document-migration contract and,
 // for svc-workspace, the credential lookup.
@@ -76,68 +72,35 @@ func (o *owner) callCount() int {
 }
 
 type env struct {
-	t                                     *testing.T
-	h                                     http.Handler
+	*servicetest.Env
 	identity, notify, activity, workspace *owner
 }
 
 func newEnv(t *testing.T, change func(*svccontent.Config)) *env {
 	t.Helper()
-	e := &env{t: t, identity: newOwner(t), notify: newOwner(t), activity: newOwner(t), workspace: newOwner(t)}
+	e := &env{Env: servicetest.NewEnv(t), identity: newOwner(t), notify: newOwner(t), activity: newOwner(t), workspace: newOwner(t)}
 	cfg := svccontent.Config{
-		InternalSecret: secret, MigrationLease: time.Second,
-		IdentityURL: e.identity.srv.URL, NotifyURL: e.notify.srv.URL + "/", ActivityURL: e.activity.srv.URL,
+		MigrationLease: time.Second,
+		IdentityURL:    e.identity.srv.URL, NotifyURL: e.notify.srv.URL + "/", ActivityURL: e.activity.srv.URL,
 		WorkspaceURL: e.workspace.srv.URL,
 	}
 	if change != nil {
 		change(&cfg)
 	}
-	svc, err := svccontent.New(context.Background(), cfg, svccontent.Deps{DB: testenv.Mongo(t), Redis: testenv.Redis(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(svc.Close)
-	e.h = svc.Handler()
+	servicetest.Start(e.Env, svccontent.New, cfg)
 	return e
 }
 
+// reply is a reply with its HTTP status.
 type reply struct {
-	Code   int
-	Result struct {
-		Status string          `json:"status"`
-		Data   json.RawMessage `json:"data"`
-	} `json:"result"`
-	Error struct {
-		Status  string `json:"status"`
-		Message string `json:"message"`
-	} `json:"error"`
+	Code int
+	servicetest.Reply
 }
 
 func (e *env) call(principal, path string, data any) reply {
-	e.t.Helper()
-	body, _ := json.Marshal(map[string]any{"data": data})
-	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-	signer.Sign(req.Header, principal)
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	r := reply{Code: rec.Code}
-	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
-		e.t.Fatalf("%s: reply %q", path, rec.Body.String())
-	}
-	return r
-}
-
-func (e *env) ok(principal, path string, data, out any) {
-	e.t.Helper()
-	r := e.call(principal, path, data)
-	if r.Code != http.StatusOK || r.Result.Status != "success" {
-		e.t.Fatalf("%s: HTTP %d %s: %s", path, r.Code, r.Error.Status, r.Error.Message)
-	}
-	if out != nil {
-		if err := json.Unmarshal(r.Result.Data, out); err != nil {
-			e.t.Fatalf("%s: %v", path, err)
-		}
-	}
+	e.T.Helper()
+	code, r := e.Call(principal, path, data)
+	return reply{code, r}
 }
 
 var (

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service"
 	svccontent "github.com/opencollab/backend/svc-content"
 )
 
 func TestMigrationEndToEnd(t *testing.T) {
 	e := newEnv(t, nil)
-	e.ok(ws1, "/v2/crdt/add", map[string]any{"organizationId": "o1", "documentId": "d1", "editorId": "e1", "type": "text", "data": "hello"}, nil)
-	e.ok(ws1, "/v2/commentannotations/add", map[string]any{"organizationId": "o1", "documentId": "d1",
+	e.OK(ws1, "/v2/crdt/add", map[string]any{"organizationId": "o1", "documentId": "d1", "editorId": "e1", "type": "text", "data": "hello"}, nil)
+	e.OK(ws1, "/v2/commentannotations/add", map[string]any{"organizationId": "o1", "documentId": "d1",
 		"commentAnnotations": []any{map[string]any{
 			"commentData": []any{map[string]any{"commentText": "hi", "from": map[string]any{"userId": "u1"}}},
 		}}}, nil)
@@ -22,7 +23,7 @@ func TestMigrationEndToEnd(t *testing.T) {
 	var started struct {
 		MigrationID string `json:"migrationId"`
 	}
-	e.ok(ws1, "/v2/organizations/documents/migrate", map[string]any{"organizationId": "o1", "documentId": "d1", "newDocumentId": "d2"}, &started)
+	e.OK(ws1, "/v2/organizations/documents/migrate", map[string]any{"organizationId": "o1", "documentId": "d1", "newDocumentId": "d2"}, &started)
 	if started.MigrationID == "" {
 		t.Fatal("no migrationId")
 	}
@@ -36,7 +37,7 @@ func TestMigrationEndToEnd(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("migration still %q", status.Status)
 		}
-		e.ok(ws1, "/v2/organizations/documents/migrate/status", map[string]any{"organizationId": "o1", "migrationId": started.MigrationID}, &status)
+		e.OK(ws1, "/v2/organizations/documents/migrate/status", map[string]any{"organizationId": "o1", "migrationId": started.MigrationID}, &status)
 		if status.Status == "failed" {
 			t.Fatalf("migration failed: %s", status.Error)
 		}
@@ -52,7 +53,7 @@ func TestMigrationEndToEnd(t *testing.T) {
 		}
 	}
 	var views []map[string]any
-	e.ok(ws1, "/v2/crdt/get", map[string]any{"organizationId": "o1", "documentId": "d2"}, &views)
+	e.OK(ws1, "/v2/crdt/get", map[string]any{"organizationId": "o1", "documentId": "d2"}, &views)
 	if len(views) != 1 {
 		t.Fatalf("d2 has %d editors after the migration, want 1", len(views))
 	}
@@ -61,7 +62,7 @@ func TestMigrationEndToEnd(t *testing.T) {
 		var has struct {
 			HasData bool `json:"hasData"`
 		}
-		e.ok(caller, "/internal/documents/has-data", map[string]any{"workspaceId": "ws1", "organizationId": "o1", "documentId": doc}, &has)
+		e.OK(caller, "/internal/documents/has-data", map[string]any{"workspaceId": "ws1", "organizationId": "o1", "documentId": doc}, &has)
 		if has.HasData != want {
 			t.Fatalf("has-data of %s = %v, want %v", doc, has.HasData, want)
 		}
@@ -120,7 +121,7 @@ func TestLocationsUpdateChecksInBodyCredentials(t *testing.T) {
 // location through the annotations service.
 func TestLocationsUpdateRewritesAnnotationLocations(t *testing.T) {
 	e := newEnv(t, nil)
-	e.ok(ws1, "/v2/commentannotations/add", map[string]any{"organizationId": "o1", "documentId": "d1",
+	e.OK(ws1, "/v2/commentannotations/add", map[string]any{"organizationId": "o1", "documentId": "d1",
 		"commentAnnotations": []any{map[string]any{
 			"location":    map[string]any{"id": "L1", "locationName": "One"},
 			"commentData": []any{map[string]any{"commentText": "hi", "from": map[string]any{"userId": "u1"}}},
@@ -156,7 +157,7 @@ func TestLocationsUpdateRewritesAnnotationLocations(t *testing.T) {
 func TestInternalUserData(t *testing.T) {
 	e := newEnv(t, nil)
 	var page map[string]json.RawMessage
-	e.ok(caller, "/internal/userdata/content", map[string]any{"workspaceId": "ws1", "organizationId": "o1", "userId": "u1", "limit": 10}, &page)
+	e.OK(caller, "/internal/userdata/content", map[string]any{"workspaceId": "ws1", "organizationId": "o1", "userId": "u1", "limit": 10}, &page)
 	for _, k := range []string{"comments", "reactions", "recordings"} {
 		if string(page[k]) != "[]" {
 			t.Fatalf("%s = %s, want []", k, page[k])
@@ -177,13 +178,13 @@ func TestConfigValidate(t *testing.T) {
 		cfg     svccontent.Config
 		wantErr bool
 	}{
-		{"minimal", svccontent.Config{InternalSecret: long}, false},
-		{"short secret", svccontent.Config{InternalSecret: long[:15]}, true},
-		{"service urls", svccontent.Config{InternalSecret: long, IdentityURL: "http://identity:8080", MemoryURL: "https://memory/"}, false},
-		{"url with path", svccontent.Config{InternalSecret: long, NotifyURL: "http://notify:8080/api"}, true},
-		{"url without scheme", svccontent.Config{InternalSecret: long, ActivityURL: "activity:8080"}, true},
-		{"lease too short", svccontent.Config{InternalSecret: long, MigrationLease: 10 * time.Millisecond}, true},
-		{"lease", svccontent.Config{InternalSecret: long, MigrationLease: 5 * time.Second}, false},
+		{"minimal", svccontent.Config{Base: service.Base{InternalSecret: long}}, false},
+		{"short secret", svccontent.Config{Base: service.Base{InternalSecret: long[:15]}}, true},
+		{"service urls", svccontent.Config{Base: service.Base{InternalSecret: long}, IdentityURL: "http://identity:8080", MemoryURL: "https://memory/"}, false},
+		{"url with path", svccontent.Config{Base: service.Base{InternalSecret: long}, NotifyURL: "http://notify:8080/api"}, true},
+		{"url without scheme", svccontent.Config{Base: service.Base{InternalSecret: long}, ActivityURL: "activity:8080"}, true},
+		{"lease too short", svccontent.Config{Base: service.Base{InternalSecret: long}, MigrationLease: 10 * time.Millisecond}, true},
+		{"lease", svccontent.Config{Base: service.Base{InternalSecret: long}, MigrationLease: 5 * time.Second}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/pkg/testenv"
 	svcidentity "github.com/opencollab/backend/svc-identity"
 )
@@ -28,7 +29,7 @@ func TestConfigReadsDownstreamURLs(t *testing.T) {
 }
 
 func TestServiceWithoutDownstreams(t *testing.T) {
-	svc, err := svcidentity.New(t.Context(), svcidentity.Config{InternalSecret: secret},
+	svc, err := svcidentity.New(t.Context(), svcidentity.Config{Base: service.Base{InternalSecret: secret}},
 		svcidentity.Deps{DB: testenv.Mongo(t), Redis: testenv.Redis(t)})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/pkg/testenv"
 	svcidentity "github.com/opencollab/backend/svc-identity"
 )
@@ -21,7 +22,7 @@ func TestConfigDefaultsAndValidation(t *testing.T) {
 	if err := config.Defaults(t.Context(), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.ListenAddr != ":8080" || cfg.MongoDB != "collab_identity" || cfg.LogLevel != "info" {
+	if cfg.ListenAddr != ":8080" || cfg.MongoDB != "" || cfg.LogLevel != "info" {
 		t.Fatalf("defaults = %+v", cfg)
 	}
 	if err := cfg.Validate(); err == nil {
@@ -37,7 +38,7 @@ func TestConfigDefaultsAndValidation(t *testing.T) {
 
 func TestServiceServesSignedRequestsOnly(t *testing.T) {
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
-	cfg := svcidentity.Config{InternalSecret: secret}
+	cfg := svcidentity.Config{Base: service.Base{InternalSecret: secret}}
 	svc, err := svcidentity.New(t.Context(), cfg, svcidentity.Deps{DB: db, Redis: rdb})
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +76,10 @@ func TestServiceServesSignedRequestsOnly(t *testing.T) {
 }
 
 func TestNewRefusesMissingDeps(t *testing.T) {
-	if _, err := svcidentity.New(t.Context(), svcidentity.Config{InternalSecret: secret}, svcidentity.Deps{}); err == nil {
+	if _, err := svcidentity.New(t.Context(), svcidentity.Config{Base: service.Base{InternalSecret: secret}}, svcidentity.Deps{}); err == nil {
 		t.Fatal("New without stores succeeded")
 	}
-	if _, err := svcidentity.New(t.Context(), svcidentity.Config{InternalSecret: "short"}, svcidentity.Deps{}); err == nil {
+	if _, err := svcidentity.New(t.Context(), svcidentity.Config{Base: service.Base{InternalSecret: "short"}}, svcidentity.Deps{}); err == nil {
 		t.Fatal("New with a short secret succeeded")
 	}
 }

@@ -47,19 +47,19 @@ type agentRow struct {
 }
 
 func (e *env) createAgent(principal string, body map[string]any) string {
-	e.t.Helper()
+	e.T.Helper()
 	var out struct {
 		AgentID string `json:"agentId"`
 	}
 	e.okData(principal, "/v2/agents/create", body, &out)
 	if out.AgentID == "" {
-		e.t.Fatal("create returned no agentId")
+		e.T.Fatal("create returned no agentId")
 	}
 	return out.AgentID
 }
 
 func (e *env) getAgent(principal, id string) map[string]any {
-	e.t.Helper()
+	e.T.Helper()
 	var out struct {
 		Agent map[string]any `json:"agent"`
 	}
@@ -68,7 +68,7 @@ func (e *env) getAgent(principal, id string) map[string]any {
 }
 
 func (e *env) listAgents(principal string, q map[string]any) ([]agentRow, *string) {
-	e.t.Helper()
+	e.T.Helper()
 	var out struct {
 		Agents []agentRow `json:"agents"`
 	}

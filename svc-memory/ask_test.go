@@ -25,11 +25,11 @@ type askResult struct {
 }
 
 func (e *env) ask(principal string, q map[string]any) askResult {
-	e.t.Helper()
+	e.T.Helper()
 	var out askResult
 	r := e.ok(principal, "/v2/memory/ask", q, &out)
 	if _, has := r.Result["status"]; has || r.Result["citations"] == nil {
-		e.t.Fatalf("ask result shape: %v", r.Result)
+		e.T.Fatalf("ask result shape: %v", r.Result)
 	}
 	return out
 }

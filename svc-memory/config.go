@@ -3,18 +3,13 @@ package svcmemory
 import (
 	"errors"
 	"fmt"
-)
 
-// minSecretLen is the shortest internal secret accepted.
-const minSecretLen = 16
+	"github.com/opencollab/backend/pkg/service"
+)
 
 // Config is the service configuration, read from the environment.
 type Config struct {
-	ListenAddr     string `env:"LISTEN_ADDR, default=:8080"`
-	MongoURI       string `env:"MONGO_URI" mask:"true"`
-	MongoDB        string `env:"MONGO_DB, default=collab_memory"`
-	RedisURL       string `env:"REDIS_URL" mask:"true"`
-	InternalSecret string `env:"INTERNAL_SECRET" mask:"true"`
+	service.Base
 
 	// QdrantAddr (host:port of the gRPC API) selects Qdrant as the vector
 	// index; empty: the embedded in-process index, rebuilt from MongoDB at
@@ -51,17 +46,11 @@ type Config struct {
 	// matched); 0 takes the default.
 	MinSimilarity float64 `env:"MEMORY_MIN_SIMILARITY, default=0"`
 	MinCoverage   float64 `env:"MEMORY_MIN_COVERAGE, default=0"`
-
-	LogLevel string `env:"LOG_LEVEL, default=info"`
 }
 
-// Validate checks what New needs. Store addresses are checked by
-// ValidateStores, since a host passing ready clients in Deps has none.
+// Validate checks what New needs.
 func (c *Config) Validate() error {
-	var errs []error
-	if len(c.InternalSecret) < minSecretLen {
-		errs = append(errs, fmt.Errorf("INTERNAL_SECRET must be at least %d characters", minSecretLen))
-	}
+	errs := []error{c.Base.Validate()}
 	if c.EmbeddingDim <= 0 {
 		errs = append(errs, errors.New("EMBEDDING_DIM must be positive"))
 	}
@@ -86,15 +75,4 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("QDRANT_COLLECTION is required with QDRANT_ADDR"))
 	}
 	return errors.Join(errs...)
-}
-
-// ValidateStores checks the store addresses a standalone process connects to.
-func (c *Config) ValidateStores() error {
-	if c.MongoURI == "" {
-		return errors.New("MONGO_URI is required")
-	}
-	if c.RedisURL == "" {
-		return errors.New("REDIS_URL is required")
-	}
-	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
@@ -19,16 +20,16 @@ func TestConfigValidate(t *testing.T) {
 		cfg     svcmemory.Config
 		wantErr bool
 	}{
-		{"minimal", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256}, false},
-		{"short secret", svcmemory.Config{InternalSecret: long[:15], EmbeddingDim: 256}, true},
-		{"no dimension", svcmemory.Config{InternalSecret: long}, true},
-		{"embeddings without model", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, EmbeddingsBaseURL: "http://e"}, true},
-		{"chat without model", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, ChatBaseURL: "http://c"}, true},
-		{"threshold above 1", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, MinSimilarity: 1.5}, true},
-		{"coverage below 0", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, MinCoverage: -0.1}, true},
-		{"unknown retrieval", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, Retrieval: "semantic"}, true},
-		{"lexical retrieval", svcmemory.Config{InternalSecret: long, EmbeddingDim: 256, Retrieval: "lexical"}, false},
-		{"full", svcmemory.Config{InternalSecret: long, EmbeddingDim: 1536, EmbeddingsBaseURL: "http://e", EmbeddingsModel: "m",
+		{"minimal", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256}, false},
+		{"short secret", svcmemory.Config{Base: service.Base{InternalSecret: long[:15]}, EmbeddingDim: 256}, true},
+		{"no dimension", svcmemory.Config{Base: service.Base{InternalSecret: long}}, true},
+		{"embeddings without model", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256, EmbeddingsBaseURL: "http://e"}, true},
+		{"chat without model", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256, ChatBaseURL: "http://c"}, true},
+		{"threshold above 1", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256, MinSimilarity: 1.5}, true},
+		{"coverage below 0", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256, MinCoverage: -0.1}, true},
+		{"unknown retrieval", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256, Retrieval: "semantic"}, true},
+		{"lexical retrieval", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 256, Retrieval: "lexical"}, false},
+		{"full", svcmemory.Config{Base: service.Base{InternalSecret: long}, EmbeddingDim: 1536, EmbeddingsBaseURL: "http://e", EmbeddingsModel: "m",
 			ChatBaseURL: "http://c", ChatModel: "m", MinSimilarity: 0.4}, false},
 	}
 	for _, tt := range tests {
@@ -63,7 +64,7 @@ func TestWrongPrincipal(t *testing.T) {
 	}
 	req := httptest.NewRequest(http.MethodPost, "/v2/memory/search", strings.NewReader(`{"data":{"query":"x"}}`))
 	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
+	e.H.ServeHTTP(rec, req)
 	if rec.Code != http.StatusForbidden {
 		t.Fatalf("unsigned request: HTTP %d", rec.Code)
 	}

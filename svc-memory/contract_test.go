@@ -6,6 +6,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/docmigrate/docmigratetest"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
@@ -14,7 +15,7 @@ func TestDocumentMigrationContract(t *testing.T) {
 	docmigratetest.Run(t, func(t *testing.T) docmigratetest.Owner {
 		e := newEnv(t, svcmemory.Config{})
 		indexed := map[string]int64{} // judgments per workspace so far
-		return docmigratetest.Owner{Handler: e.h, Secret: secret, Seed: func(t *testing.T, d docmigrate.Document) {
+		return docmigratetest.Owner{Handler: e.H, Secret: servicetest.Secret, Seed: func(t *testing.T, d docmigrate.Document) {
 			indexed[d.WorkspaceID]++
 			id := d.OrganizationID + "-" + d.DocumentID
 			e.ingest(d.WorkspaceID, indexed[d.WorkspaceID],

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	"github.com/opencollab/backend/pkg/testenv"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
@@ -22,14 +23,14 @@ type queryResult struct {
 
 // query runs judgments/query.
 func (e *env) query(principal string, q map[string]any) queryResult {
-	e.t.Helper()
+	e.T.Helper()
 	var out queryResult
 	e.ok(principal, "/v2/memory/judgments/query", q, &out)
 	return out
 }
 
 func (e *env) byID(principal, org, id string) (record, bool) {
-	e.t.Helper()
+	e.T.Helper()
 	for _, r := range e.query(principal, map[string]any{"organizationId": org, "limit": 100}).Results {
 		if r.RecordID == id {
 			return r, true
@@ -119,8 +120,8 @@ func TestConsumerIsIdempotentAndFollowsChanges(t *testing.T) {
 
 func TestBackfillReadsEventsPublishedBeforeStart(t *testing.T) {
 	t.Parallel()
-	e := &env{t: t, db: testenv.Mongo(t), rdb: testenv.Redis(t)}
-	e.pub = events.NewPublisher(e.rdb, nil, "activity", nil)
+	e := &env{Env: servicetest.NewEnv(t)}
+	e.pub = events.NewPublisher(e.Redis, nil, "activity", nil)
 	at := time.Now()
 	e.publish("ws1", "activity.add",
 		review("old1", "comment_annotation.approve", "o1", "d1", "ann1", "u1", "Approved before memory existed", at),
@@ -152,14 +153,14 @@ func TestIndexIsRebuiltFromStore(t *testing.T) {
 					}
 				}
 				// Written after the snapshot: must be caught up on start.
-				_, err := e.db.Collection("judgments").UpdateOne(t.Context(), bson.M{"recordId": "r3"},
+				_, err := e.DB.Collection("judgments").UpdateOne(t.Context(), bson.M{"recordId": "r3"},
 					bson.M{"$set": bson.M{"reasoning": "Citation missing again", "updatedAt": time.Now().Add(time.Hour).UnixMilli()}})
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
 			// A fresh Redis: no event to replay, only the store to rebuild from.
-			e.rdb = testenv.Redis(t)
+			e.Redis = testenv.Redis(t)
 			e.start(cfg)
 			want := 2
 			if snapshots {

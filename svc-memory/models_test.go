@@ -78,7 +78,7 @@ type indexStatus struct {
 }
 
 func (e *env) status() indexStatus {
-	e.t.Helper()
+	e.T.Helper()
 	var st indexStatus
 	e.ok(ws1, "/v2/memory/index/status", map[string]any{}, &st)
 	return st
@@ -106,7 +106,7 @@ func TestModelChangeReembedsInBackground(t *testing.T) {
 
 			srv := newEmbeddingsServer(t)
 			cfg.EmbeddingsBaseURL, cfg.EmbeddingsModel, cfg.EmbeddingDim = srv.URL, "test-embed", 64
-			e.rdb = testenv.Redis(t)
+			e.Redis = testenv.Redis(t)
 			e.start(cfg)
 			// The endpoint is held: the re-embedding cannot progress, search
 			// still answers from the previous vectors and the lexical index.

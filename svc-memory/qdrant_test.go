@@ -52,7 +52,7 @@ func TestServiceOnQdrant(t *testing.T) {
 
 	// A restart on a fresh Redis: the vectors are still in Qdrant.
 	e.svc.Close()
-	e.rdb = testenv.Redis(t)
+	e.Redis = testenv.Redis(t)
 	e.start(cfg)
 	if got := e.search(ws1, map[string]any{"query": "citation missing", "limit": 50}); len(got.Results) != 7 {
 		t.Fatalf("after restart: %s", ids(got.Results))

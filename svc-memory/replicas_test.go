@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
@@ -18,7 +19,7 @@ func TestReplicasKeepLexicalIndexesFresh(t *testing.T) {
 	t.Parallel()
 	cfg := svcmemory.Config{Retrieval: "lexical"} // no vector leg to hide a stale lexical index
 	a := newEnv(t, cfg)
-	b := &env{t: t, db: a.db, rdb: a.rdb, pub: a.pub}
+	b := &env{Env: &servicetest.Env{Client: servicetest.Client{T: t}, DB: a.DB, Redis: a.Redis}, pub: a.pub} // a second replica
 	b.start(cfg)
 	a.waitFor("both replicas ready", func() bool { return ready(a) && ready(b) })
 
@@ -46,6 +47,6 @@ func zebras(e *env) int {
 
 func ready(e *env) bool {
 	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+	e.H.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
 	return rec.Code == http.StatusOK
 }

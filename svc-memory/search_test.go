@@ -19,11 +19,11 @@ type searchResult struct {
 }
 
 func (e *env) search(principal string, q map[string]any) searchResult {
-	e.t.Helper()
+	e.T.Helper()
 	var out searchResult
 	r := e.ok(principal, "/v2/memory/search", q, &out)
 	if _, has := r.Result["status"]; has || out.SearchLatencyMs == nil || *out.SearchLatencyMs < 0 {
-		e.t.Fatalf("search result shape: %v", r.Result)
+		e.T.Fatalf("search result shape: %v", r.Result)
 	}
 	return out
 }

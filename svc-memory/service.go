@@ -9,22 +9,14 @@ package svcmemory
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
-
 	"github.com/opencollab/backend/pkg/events"
-	"github.com/opencollab/backend/pkg/internalauth"
-	"github.com/opencollab/backend/pkg/pagetoken"
-	"github.com/opencollab/backend/pkg/web"
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/svc-memory/internal/agents"
 	"github.com/opencollab/backend/svc-memory/internal/changefeed"
 	"github.com/opencollab/backend/svc-memory/internal/httpapi"
@@ -49,19 +41,13 @@ const (
 )
 
 // Deps are the connected stores the service runs on.
-type Deps struct {
-	DB     *mongo.Database
-	Redis  *redis.Client
-	Logger *slog.Logger
-}
+type Deps = service.Deps
 
 // Service is a ready-to-serve memory service. Close stops the activity
 // consumer and the index sweeper, snapshots an embedded index when
 // configured, and releases the indexes.
 type Service struct {
-	// routes are the registered routes (Routes).
-	routes   []string
-	handler  http.Handler
+	*service.Frame
 	memory   *memory.Service
 	indexes  *indexes
 	vectors  *vectors
@@ -69,9 +55,7 @@ type Service struct {
 	states   *store.States
 	cfg      Config
 	logger   *slog.Logger
-	stop     context.CancelFunc
 	changes  *changefeed.Feed
-	running  sync.WaitGroup
 	closed   sync.Once
 	ready    atomic.Bool // the index has caught up with the store at start
 }
@@ -80,37 +64,32 @@ type Service struct {
 // the activity consumer (with its backfill) and the index sweeper, and
 // builds the HTTP handler.
 func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	f, err := service.Start(ctx, Name, &cfg, deps)
+	if err != nil {
+		return nil, err
 	}
-	if deps.DB == nil || deps.Redis == nil {
-		return nil, fmt.Errorf("%s: Deps.DB and Deps.Redis are required", Name)
-	}
-	logger := deps.Logger
-	if logger == nil {
-		logger = slog.Default()
-	}
-	judgments, agentStore := store.NewJudgments(deps.DB), store.NewAgents(deps.DB)
-	if err := errors.Join(judgments.EnsureIndexes(ctx), agentStore.EnsureIndexes(ctx)); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	logger := f.Logger
+	judgments, agentStore := store.NewJudgments(f.DB), store.NewAgents(f.DB)
+	if err := f.Ensure(ctx, judgments.EnsureIndexes, agentStore.EnsureIndexes); err != nil {
+		return nil, err
 	}
 	embedder, err := newEmbedder(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+		return nil, f.Fail(err)
 	}
-	states := store.NewStates(deps.DB)
+	states := store.NewStates(f.DB)
 	vecs, err := planVectors(ctx, cfg, embedder, states, logger)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+		return nil, f.Fail(err)
 	}
 	idx := vecs.current
 	chatModel, err := newChat(cfg)
 	if err != nil {
 		_ = idx.close()
-		return nil, fmt.Errorf("%s: %w", Name, err)
+		return nil, f.Fail(err)
 	}
-	pages := pagetoken.New(deps.Redis, 0).WithSecret(cfg.InternalSecret)
-	changes := changefeed.New(deps.Redis, logger)
+	pages := f.PageTokens()
+	changes := changefeed.New(f.Redis, logger)
 	mem := memory.NewService(memory.Deps{
 		Store: judgments, Review: idx.review, Content: idx.content, Embedder: embedder, Model: modelTag(embedder),
 		Chat: chatModel, Pages: pages, Logger: logger, Lexical: lexical.New(), Changes: changes, Retrieval: cfg.Retrieval,
@@ -119,33 +98,20 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if vecs.reembed {
 		mem.SetServing(vecs.previous) // nil: lexical only until re-embedded
 	}
-	s := &Service{memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, changes: changes, cfg: cfg, logger: logger}
-	engine := web.NewEngine(func(ctx context.Context) error {
+	s := &Service{Frame: f, memory: mem, indexes: idx, vectors: vecs, embedder: embedder, states: states, changes: changes, cfg: cfg, logger: logger}
+	f.ReadyWhen(func(context.Context) error {
 		if !s.ready.Load() {
 			return errors.New("vector index still catching up with the judgments")
 		}
-		return errors.Join(judgments.Ping(ctx), deps.Redis.Ping(ctx).Err())
+		return nil
 	})
-	httpapi.Routes(engine, internalauth.NewSigner(cfg.InternalSecret), mem, agents.NewService(agentStore, pages, time.Now))
-	s.handler = otelhttp.NewHandler(engine, Name)
-	s.routes = web.Routes(engine)
-
-	// Background work outlives New's context (a start-up deadline must not
-	// stop it); Close ends it.
-	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	s.stop = stop
-	consumer := events.NewConsumer(deps.Redis, ConsumerGroup, consumerName(),
+	httpapi.Routes(f.Engine, f.Signer, mem, agents.NewService(agentStore, pages, time.Now))
+	consumer := events.NewConsumer(f.Redis, ConsumerGroup, consumerName(),
 		[]string{events.Stream(memory.ActivitySource)}, mem.HandleEvent, logger)
-	s.running.Go(func() { _ = consumer.Run(bg) })
-	s.running.Go(func() { s.maintainIndex(bg) })
+	f.Go(func(ctx context.Context) { _ = consumer.Run(ctx) })
+	f.Go(s.maintainIndex)
 	return s, nil
 }
-
-// Handler serves every route, traced.
-func (s *Service) Handler() http.Handler { return s.handler }
-
-// Routes lists the service's HTTP routes as "METHOD /path" (web.Routes).
-func (s *Service) Routes() []string { return s.routes }
 
 // Close stops the background work and waits for it, then snapshots and
 // closes the vector indexes. Unacknowledged events stay pending in the
@@ -153,8 +119,7 @@ func (s *Service) Routes() []string { return s.routes }
 func (s *Service) Close() { s.closed.Do(s.close) }
 
 func (s *Service) close() {
-	s.stop()
-	s.running.Wait()
+	s.Frame.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := s.indexes.snapshot(ctx); err != nil {
@@ -232,7 +197,7 @@ func (s *Service) loadLexical(ctx context.Context) {
 		}
 		if err == nil {
 			s.logger.InfoContext(ctx, "memory: lexical index loaded", "judgments", n)
-			s.running.Go(func() { s.changes.Follow(ctx, from, s.memory.Refresh) })
+			s.Go(func(ctx context.Context) { s.changes.Follow(ctx, from, s.memory.Refresh) })
 			return
 		}
 		s.logger.WarnContext(ctx, "memory: loading the lexical index failed, retrying", "error", err)

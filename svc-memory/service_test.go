@@ -1,40 +1,30 @@
 package svcmemory_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
-	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
 
-const secret = "test-internal-secret-0123456789"
-
 var (
-	signer  = internalauth.NewSigner(secret)
 	ws1     = internalauth.Workspace("ws1")
 	ws2     = internalauth.Workspace("ws2")
 	content = internalauth.Service("content")
 )
 
 type env struct {
-	t   *testing.T
-	h   http.Handler
-	db  *mongo.Database
-	rdb *redis.Client
+	*servicetest.Env
 	pub *events.Publisher
 	svc *svcmemory.Service
 }
@@ -42,25 +32,19 @@ type env struct {
 // newEnv starts the service on fresh stores.
 func newEnv(t *testing.T, cfg svcmemory.Config) *env {
 	t.Helper()
-	e := &env{t: t, db: testenv.Mongo(t), rdb: testenv.Redis(t)}
-	e.pub = events.NewPublisher(e.rdb, nil, "activity", nil)
+	e := &env{Env: servicetest.NewEnv(t)}
+	e.pub = events.NewPublisher(e.Redis, nil, "activity", nil)
 	e.start(cfg)
 	return e
 }
 
 // start (re)starts the service on e's stores.
 func (e *env) start(cfg svcmemory.Config) {
-	e.t.Helper()
-	cfg.InternalSecret = secret
+	e.T.Helper()
 	if cfg.EmbeddingDim == 0 {
 		cfg.EmbeddingDim = 256
 	}
-	svc, err := svcmemory.New(context.Background(), cfg, svcmemory.Deps{DB: e.db, Redis: e.rdb})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.t.Cleanup(svc.Close) // registered last: runs before the stores go away
-	e.svc, e.h = svc, svc.Handler()
+	e.svc = servicetest.Start(e.Env, svcmemory.New, cfg)
 }
 
 // reply is either envelope, decoded loosely.
@@ -86,33 +70,30 @@ func (r reply) issueFields() []string {
 	return out
 }
 
-// call posts {"data": data} as principal.
+// call posts {"data": data} as principal; memory's operations answer a
+// result of their own shape, so the reply is decoded here.
 func (e *env) call(principal, path string, data any) (int, reply) {
-	e.t.Helper()
+	e.T.Helper()
 	body, _ := json.Marshal(map[string]any{"data": data})
-	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	signer.Sign(req.Header, principal)
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
+	code, raw := e.CallRaw(principal, path, body)
 	var r reply
-	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
-		e.t.Fatalf("%s: reply is not JSON: %s", path, rec.Body.String())
+	if err := json.Unmarshal(raw.Body, &r); err != nil {
+		e.T.Fatalf("%s: reply is not JSON: %s", path, raw.Body)
 	}
-	return rec.Code, r
+	return code, r
 }
 
 // ok calls and decodes result (memory ops) into out, failing on an error.
 func (e *env) ok(principal, path string, data, out any) reply {
-	e.t.Helper()
+	e.T.Helper()
 	code, r := e.call(principal, path, data)
 	if code != http.StatusOK || r.Result == nil {
-		e.t.Fatalf("%s: HTTP %d %s: %s %v", path, code, r.Error.Status, r.Error.Message, r.issueFields())
+		e.T.Fatalf("%s: HTTP %d %s: %s %v", path, code, r.Error.Status, r.Error.Message, r.issueFields())
 	}
 	if out != nil {
 		b, _ := json.Marshal(r.Result)
 		if err := json.Unmarshal(b, out); err != nil {
-			e.t.Fatalf("%s: decode result %s: %v", path, b, err)
+			e.T.Fatalf("%s: decode result %s: %v", path, b, err)
 		}
 	}
 	return r
@@ -121,26 +102,26 @@ func (e *env) ok(principal, path string, data, out any) reply {
 // okData calls an operation with the standard envelope and decodes
 // result.data into out.
 func (e *env) okData(principal, path string, data, out any) reply {
-	e.t.Helper()
+	e.T.Helper()
 	r := e.ok(principal, path, data, nil)
 	var status string
 	_ = json.Unmarshal(r.Result["status"], &status)
 	if status != "success" {
-		e.t.Fatalf("%s: result.status %q", path, status)
+		e.T.Fatalf("%s: result.status %q", path, status)
 	}
 	if out != nil {
 		if err := json.Unmarshal(r.Result["data"], out); err != nil {
-			e.t.Fatalf("%s: decode data %s: %v", path, r.Result["data"], err)
+			e.T.Fatalf("%s: decode data %s: %v", path, r.Result["data"], err)
 		}
 	}
 	return r
 }
 
 func (e *env) fails(principal, path string, data any, wantCode int, wantStatus string) reply {
-	e.t.Helper()
+	e.T.Helper()
 	code, r := e.call(principal, path, data)
 	if code != wantCode || r.Error.Status != wantStatus {
-		e.t.Fatalf("%s: got HTTP %d %q (%s), want %d %s", path, code, r.Error.Status, r.Error.Message, wantCode, wantStatus)
+		e.T.Fatalf("%s: got HTTP %d %q (%s), want %d %s", path, code, r.Error.Status, r.Error.Message, wantCode, wantStatus)
 	}
 	return r
 }
@@ -176,7 +157,7 @@ func (a activity) with(kv ...any) activity {
 
 // publish sends one activity event per record, as svc-activity does.
 func (e *env) publish(ws, typ string, acts ...activity) []events.Event {
-	e.t.Helper()
+	e.T.Helper()
 	evs := make([]events.Event, len(acts))
 	for i, a := range acts {
 		md, _ := a["metadata"].(map[string]any)
@@ -184,7 +165,7 @@ func (e *env) publish(ws, typ string, acts ...activity) []events.Event {
 		doc, _ := md["documentId"].(string)
 		ev, err := events.New(typ, "activity", ws, org, doc, a)
 		if err != nil {
-			e.t.Fatal(err)
+			e.T.Fatal(err)
 		}
 		evs[i] = ev
 	}
@@ -193,29 +174,22 @@ func (e *env) publish(ws, typ string, acts ...activity) []events.Event {
 }
 
 func (e *env) publishEvents(evs ...events.Event) {
-	e.t.Helper()
+	e.T.Helper()
 	if err := e.pub.Publish(context.Background(), evs...); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 }
 
 // judgments counts the stored judgments matching filter.
-func (e *env) judgments(filter bson.M) int64 {
-	e.t.Helper()
-	n, err := e.db.Collection("judgments").CountDocuments(context.Background(), filter)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return n
-}
+func (e *env) judgments(filter bson.M) int64 { return e.Count("judgments", filter) }
 
 // waitFor polls cond until it holds (the consumer is asynchronous).
 func (e *env) waitFor(what string, cond func() bool) {
-	e.t.Helper()
+	e.T.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			e.t.Fatalf("timed out waiting for %s", what)
+			e.T.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -224,13 +198,13 @@ func (e *env) waitFor(what string, cond func() bool) {
 // ingest publishes activity.add events and waits until the judgments of
 // ws number want (ingestion done, indexed included).
 func (e *env) ingest(ws string, want int64, acts ...activity) {
-	e.t.Helper()
+	e.T.Helper()
 	e.publish(ws, "activity.add", acts...)
 	e.waitIndexed(ws, want)
 }
 
 func (e *env) waitIndexed(ws string, want int64) {
-	e.t.Helper()
+	e.T.Helper()
 	e.waitFor(fmt.Sprintf("%d indexed judgments of %s", want, ws), func() bool {
 		return e.judgments(bson.M{"workspaceId": ws, "indexed": true}) == want &&
 			e.judgments(bson.M{"workspaceId": ws}) == want

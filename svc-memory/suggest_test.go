@@ -35,15 +35,15 @@ type suggestResult struct {
 }
 
 func (e *env) suggest(principal string, q map[string]any) suggestResult {
-	e.t.Helper()
+	e.T.Helper()
 	var out suggestResult
 	r := e.ok(principal, "/v2/memory/suggest", q, &out)
 	if _, has := r.Result["status"]; has {
-		e.t.Fatalf("suggest result shape: %v", r.Result)
+		e.T.Fatalf("suggest result shape: %v", r.Result)
 	}
 	for _, k := range []string{"primary", "conflict"} {
 		if _, has := r.Result[k]; !has {
-			e.t.Fatalf("suggest result without %s: %v", k, r.Result)
+			e.T.Fatalf("suggest result without %s: %v", k, r.Result)
 		}
 	}
 	return out

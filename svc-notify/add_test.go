@@ -73,7 +73,7 @@ func TestAddInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(ws1, tt.path, tt.b, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(ws1, tt.path, tt.b, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
@@ -83,7 +83,7 @@ func TestAddInvalid(t *testing.T) {
 		t.Fatalf("invalid adds stored %d notifications", n)
 	}
 	// v2 resolver mode makes the display fields optional.
-	e.ok(ws1, "/v2/notifications/add", note("resolved", without("displayHeadlineMessageTemplate"), without("displayBodyMessage"),
+	e.OK(ws1, "/v2/notifications/add", note("resolved", without("displayHeadlineMessageTemplate"), without("displayBodyMessage"),
 		set("isNotificationResolverUsed", true), set("notificationSource", "custom")), nil)
 	if got := e.getIDs(ws1, "/v1/notifications/get", body{"organizationId": "o1"}); !slices.Equal(got, []string{"resolved"}) {
 		t.Fatalf("resolver-mode notification: %v", got)

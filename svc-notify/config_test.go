@@ -10,6 +10,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcnotify "github.com/opencollab/backend/svc-notify"
 )
 
@@ -35,14 +36,14 @@ type setResult struct {
 
 // configs returns "inbox/email" per document for userID.
 func (e *env) configs(path, userID string, docs ...string) []string {
-	e.t.Helper()
+	e.T.Helper()
 	var items []configItem
-	e.ok(ws1, path, body{"organizationId": "o1", "userId": userID, "documentIds": docs}, &items)
+	e.OK(ws1, path, body{"organizationId": "o1", "userId": userID, "documentIds": docs}, &items)
 	out := make([]string, len(items))
 	for i, it := range items {
 		m := it.Metadata
 		if m.OrganizationID != "o1" || m.UserID != userID || m.DocumentID != docs[i] || m.APIKey == nil || *m.APIKey != "" {
-			e.t.Fatalf("item %d metadata %+v", i, m)
+			e.T.Fatalf("item %d metadata %+v", i, m)
 		}
 		out[i] = it.Config.Inbox + "/" + it.Config.Email
 	}
@@ -61,14 +62,14 @@ func TestConfigDefaultsAndFallback(t *testing.T) {
 
 	// v2 without documentIds: the user's organization-level default.
 	var res map[string]setResult
-	e.ok(ws1, "/v2/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1"}, "config": body{"email": "NONE"}}, &res)
+	e.OK(ws1, "/v2/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1"}, "config": body{"email": "NONE"}}, &res)
 	if r := res["u1"]; !r.Success || r.UserID != "u1" || r.DocumentID != "" || r.Message == "" || len(res) != 1 {
 		t.Fatalf("org-level set answered %+v", res)
 	}
 	check("org default", e.configs("/v2/notifications/config/get", "u1", "d1", "d2"), []string{"ALL/NONE", "ALL/NONE"})
 
 	res = nil
-	e.ok(ws1, "/v1/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1", "u2"}, "documentIds": []string{"d1"},
+	e.OK(ws1, "/v1/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1", "u2"}, "documentIds": []string{"d1"},
 		"config": body{"inbox": "MINE"}}, &res)
 	if r := res["u2"]; !r.Success || r.UserID != "u2" || r.DocumentID != "d1" || len(res) != 2 {
 		t.Fatalf("document set answered %+v", res)
@@ -79,7 +80,7 @@ func TestConfigDefaultsAndFallback(t *testing.T) {
 
 	// Several documents: one result per user and document.
 	res = nil
-	e.ok(ws1, "/v2/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u3"}, "documentIds": []string{"d1", "d2"},
+	e.OK(ws1, "/v2/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u3"}, "documentIds": []string{"d1", "d2"},
 		"config": body{"inbox": "NONE", "slack": "ALL"}}, &res)
 	if len(res) != 2 || res["u3/d1"].DocumentID != "d1" || res["u3/d2"].DocumentID != "d2" {
 		t.Fatalf("multi-document set answered %+v", res)
@@ -87,7 +88,7 @@ func TestConfigDefaultsAndFallback(t *testing.T) {
 	check("multi-document set", e.configs("/v1/notifications/config/get", "u3", "d2", "d1"), []string{"NONE/ALL", "NONE/ALL"})
 
 	var items []configItem
-	e.ok(ws2, "/v1/notifications/config/get", body{"organizationId": "o1", "userId": "u1", "documentIds": []string{"d1"}}, &items)
+	e.OK(ws2, "/v1/notifications/config/get", body{"organizationId": "o1", "userId": "u1", "documentIds": []string{"d1"}}, &items)
 	if items[0].Config.Inbox != "ALL" || items[0].Config.Email != "ALL" {
 		t.Fatalf("ws2 reads ws1's config: %+v", items)
 	}
@@ -115,10 +116,10 @@ func TestConfigInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e.fails(ws1, tt.path, tt.b, http.StatusBadRequest, "INVALID_ARGUMENT")
+			e.Fails(ws1, tt.path, tt.b, http.StatusBadRequest, "INVALID_ARGUMENT")
 		})
 	}
-	if n, _ := e.db.Collection("notification_configs").CountDocuments(t.Context(), map[string]any{}); n != 0 {
+	if n, _ := e.DB.Collection("notification_configs").CountDocuments(t.Context(), map[string]any{}); n != 0 {
 		t.Fatalf("invalid requests stored %d configs", n)
 	}
 }
@@ -128,7 +129,7 @@ func TestConfigInvalid(t *testing.T) {
 func fakeWorkspace(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := signer.Verify(r.Header); err != nil || r.URL.Path != features.SettingsPath {
+		if _, err := servicetest.Signer.Verify(r.Header); err != nil || r.URL.Path != features.SettingsPath {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"no"}}`))
 			return
@@ -161,16 +162,16 @@ func TestFeatureSwitches(t *testing.T) {
 	}
 	for path, b := range gated {
 		t.Run(path, func(t *testing.T) {
-			e.fails(off, path, b, http.StatusBadRequest, "FAILED_PRECONDITION")
+			e.Fails(off, path, b, http.StatusBadRequest, "FAILED_PRECONDITION")
 			// Checked before decoding: even an invalid body gets the precondition.
-			e.fails(off, path, body{}, http.StatusBadRequest, "FAILED_PRECONDITION")
-			e.ok(on, path, b, nil)
+			e.Fails(off, path, body{}, http.StatusBadRequest, "FAILED_PRECONDITION")
+			e.OK(on, path, b, nil)
 		})
 	}
 	// The rest does not need a feature.
-	e.ok(off, "/v1/notifications/add", note("n1"), nil)
-	e.ok(off, "/v1/notifications/get", body{"organizationId": "o1"}, nil)
-	if n, _ := e.db.Collection("notification_configs").CountDocuments(t.Context(), map[string]any{"workspaceId": "ws_off"}); n != 0 {
+	e.OK(off, "/v1/notifications/add", note("n1"), nil)
+	e.OK(off, "/v1/notifications/get", body{"organizationId": "o1"}, nil)
+	if n, _ := e.DB.Collection("notification_configs").CountDocuments(t.Context(), map[string]any{"workspaceId": "ws_off"}); n != 0 {
 		t.Fatalf("a workspace without the feature stored %d configs", n)
 	}
 }
@@ -179,6 +180,6 @@ func TestFeatureUnknownAndUnreachable(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
 	e := newEnv(t, svcnotify.Config{WorkspaceURL: down.URL})
-	e.fails(ws1, "/v1/notifications/config/get", body{"organizationId": "o1", "userId": "u1", "documentIds": []string{"d1"}},
+	e.Fails(ws1, "/v1/notifications/config/get", body{"organizationId": "o1", "userId": "u1", "documentIds": []string{"d1"}},
 		http.StatusServiceUnavailable, "UNAVAILABLE")
 }

@@ -19,7 +19,7 @@ func TestEveryChangeIsPublished(t *testing.T) {
 	updated := page[0]
 	e.batch(ws1, "/v2/notifications/delete", body{"organizationId": "o1", "notificationIds": []string{"n2", "missing"}})
 	// Refused and unmatched requests publish nothing.
-	e.call(ws1, "/v1/notifications/delete", body{"organizationId": "o1"})
+	e.Call(ws1, "/v1/notifications/delete", body{"organizationId": "o1"})
 	e.batch(ws1, "/v1/notifications/delete", body{"organizationId": "o1", "documentId": "nope"})
 
 	evs := e.published()

@@ -42,15 +42,15 @@ func recipient(v any) func(body) {
 func set(key string, v any) func(body) { return func(b body) { b[key] = v } }
 
 func (e *env) add(principal string, notes ...body) {
-	e.t.Helper()
+	e.T.Helper()
 	for _, n := range notes {
 		var res struct {
 			Success bool   `json:"success"`
 			Message string `json:"message"`
 		}
-		e.ok(principal, "/v1/notifications/add", n, &res)
+		e.OK(principal, "/v1/notifications/add", n, &res)
 		if !res.Success || res.Message == "" {
-			e.t.Fatalf("add answered %+v", res)
+			e.T.Fatalf("add answered %+v", res)
 		}
 	}
 }
@@ -77,11 +77,11 @@ type record struct {
 
 // get returns one page and its next token ("" on the last page or on v1).
 func (e *env) get(principal, path string, q body) ([]record, string) {
-	e.t.Helper()
+	e.T.Helper()
 	var page []record
-	r := e.ok(principal, path, q, &page)
+	r := e.OK(principal, path, q, &page)
 	if page == nil {
-		e.t.Fatalf("get: data %s is not an array", r.Result.Data)
+		e.T.Fatalf("get: data %s is not an array", r.Result.Data)
 	}
 	if r.Result.PageToken == nil {
 		return page, ""
@@ -90,7 +90,7 @@ func (e *env) get(principal, path string, q body) ([]record, string) {
 }
 
 func (e *env) getIDs(principal, path string, q body) []string {
-	e.t.Helper()
+	e.T.Helper()
 	page, _ := e.get(principal, path, q)
 	return ids(page)
 }
@@ -109,9 +109,9 @@ type itemResult struct {
 }
 
 func (e *env) batch(principal, path string, data body) map[string]itemResult {
-	e.t.Helper()
+	e.T.Helper()
 	var out map[string]itemResult
-	e.ok(principal, path, data, &out)
+	e.OK(principal, path, data, &out)
 	return out
 }
 

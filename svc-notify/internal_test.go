@@ -12,29 +12,29 @@ import (
 
 // userData walks every page of u1's notifications with the given limit.
 func (e *env) userData(ws, userID string, limit int) (pages [][]string) {
-	e.t.Helper()
+	e.T.Helper()
 	after := ""
 	for range 20 {
 		var res struct {
 			Items []record `json:"items"`
 			Next  *string  `json:"next"`
 		}
-		e.ok(identity, svcnotify.UserDataPath, svcnotify.UserDataRequest{
+		e.OK(identity, svcnotify.UserDataPath, svcnotify.UserDataRequest{
 			WorkspaceID: ws, OrganizationID: "o1", UserID: userID, After: after, Limit: &limit,
 		}, &res)
 		if res.Items == nil {
-			e.t.Fatal("items is not an array")
+			e.T.Fatal("items is not an array")
 		}
 		pages = append(pages, ids(res.Items))
 		if res.Next == nil {
 			return pages
 		}
 		if *res.Next == "" {
-			e.t.Fatal("next is an empty string instead of null")
+			e.T.Fatal("next is an empty string instead of null")
 		}
 		after = *res.Next
 	}
-	e.t.Fatal("paging does not end")
+	e.T.Fatal("paging does not end")
 	return nil
 }
 
@@ -82,7 +82,7 @@ func TestUserDataPages(t *testing.T) {
 		{OrganizationID: "o1", UserID: "u1"},
 	}
 	for _, b := range bad {
-		e.fails(identity, svcnotify.UserDataPath, b, http.StatusBadRequest, "INVALID_ARGUMENT")
+		e.Fails(identity, svcnotify.UserDataPath, b, http.StatusBadRequest, "INVALID_ARGUMENT")
 	}
 }
 
@@ -91,11 +91,11 @@ func ptr[T any](v T) *T { return &v }
 func TestMigrateDocument(t *testing.T) {
 	e := newEnv(t, svcnotify.Config{})
 	e.add(ws1, note("n1"), note("n2", only("u1")), note("n3", set("documentId", "d2")))
-	e.ok(ws1, "/v1/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1"}, "documentIds": []string{"d1"}, "config": body{"inbox": "NONE"}}, nil)
+	e.OK(ws1, "/v1/notifications/config/set", body{"organizationId": "o1", "userIds": []string{"u1"}, "documentIds": []string{"d1"}, "config": body{"inbox": "NONE"}}, nil)
 
 	hasData := func(doc string) bool {
 		var res docmigrate.HasData
-		e.ok(identity, docmigrate.HasDataPath, docmigrate.Document{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: doc}, &res)
+		e.OK(identity, docmigrate.HasDataPath, docmigrate.Document{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: doc}, &res)
 		return res.HasData
 	}
 	if !hasData("d1") || hasData("d9") {
@@ -103,7 +103,7 @@ func TestMigrateDocument(t *testing.T) {
 	}
 	migrate := func(m docmigrate.Move) int64 {
 		var res docmigrate.Moved
-		e.ok(identity, docmigrate.MigratePath, m, &res)
+		e.OK(identity, docmigrate.MigratePath, m, &res)
 		return res.Moved
 	}
 	m := docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1", NewDocumentID: "d9", MigrationID: "m1"}
@@ -130,9 +130,9 @@ func TestMigrateDocument(t *testing.T) {
 	}
 	other := m
 	other.NewDocumentID = "d8"
-	e.fails(identity, docmigrate.MigratePath, other, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(identity, docmigrate.MigratePath, other, http.StatusBadRequest, "INVALID_ARGUMENT")
 	same := m
 	same.MigrationID, same.NewDocumentID = "m2", "d1"
-	e.fails(identity, docmigrate.MigratePath, same, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(identity, docmigrate.MigratePath, docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(identity, docmigrate.MigratePath, same, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(identity, docmigrate.MigratePath, docmigrate.Move{WorkspaceID: "ws1", OrganizationID: "o1", DocumentID: "d1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 }

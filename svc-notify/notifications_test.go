@@ -23,8 +23,8 @@ func TestAddAndGetShape(t *testing.T) {
 		"notifyUsers":[{"userId":"u2","name":"Bo"}],
 		"notificationSourceData":{"commentId":"c1","count":3,"nested":{"z":1,"a":[true,null]}},
 		"location":{"id":"loc1","locationName":"Intro"}}}`
-	if code, r := e.callRaw(ws1, "/v1/notifications/add", []byte(raw)); code != http.StatusOK {
-		t.Fatalf("add: HTTP %d %s", code, r.raw)
+	if code, r := e.CallRaw(ws1, "/v1/notifications/add", []byte(raw)); code != http.StatusOK {
+		t.Fatalf("add: HTTP %d %s", code, string(r.Body))
 	}
 	page, token := e.get(ws1, "/v1/notifications/get", body{"organizationId": "o1", "userId": "u1"})
 	if len(page) != 1 || token != "" {
@@ -51,9 +51,9 @@ func TestAddAndGetShape(t *testing.T) {
 		t.Fatalf("notifyUsers %v, notifyUsersByUserId %v, want %v", r.NotifyUsers, r.NotifyUsersByUserID, want)
 	}
 	// v1 get has no paging: no pageToken key at all.
-	_, rr := e.call(ws1, "/v1/notifications/get", body{"organizationId": "o1"})
-	if strings.Contains(rr.raw, "pageToken") {
-		t.Fatalf("v1 get answered a pageToken: %s", rr.raw)
+	_, rr := e.Call(ws1, "/v1/notifications/get", body{"organizationId": "o1"})
+	if strings.Contains(string(rr.Body), "pageToken") {
+		t.Fatalf("v1 get answered a pageToken: %s", string(rr.Body))
 	}
 	// Without a user there is no read state to give.
 	if page, _ := e.get(ws1, "/v1/notifications/get", body{"organizationId": "o1"}); page[0].IsRead != nil {
@@ -112,8 +112,8 @@ func TestForYouAndAllTabs(t *testing.T) {
 	if len(page) != 1 || *page[0].IsRead {
 		t.Fatalf("u2 sees n3 as %+v", page)
 	}
-	e.fails(ws1, "/v1/notifications/get", body{"organizationId": "o1", "tab": "forYou"}, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(ws1, "/v1/notifications/get", body{"organizationId": "o1", "tab": "mine"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v1/notifications/get", body{"organizationId": "o1", "tab": "forYou"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v1/notifications/get", body{"organizationId": "o1", "tab": "mine"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 }
 
 func TestGetFilters(t *testing.T) {
@@ -139,7 +139,7 @@ func TestGetFilters(t *testing.T) {
 	for i := range ids31 {
 		ids31[i] = fmt.Sprint("n", i)
 	}
-	e.fails(ws1, "/v1/notifications/get", body{"organizationId": "o1", "notificationIds": ids31}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v1/notifications/get", body{"organizationId": "o1", "notificationIds": ids31}, http.StatusBadRequest, "INVALID_ARGUMENT")
 }
 
 func TestGetV2Pages(t *testing.T) {
@@ -177,26 +177,26 @@ func TestGetV2Pages(t *testing.T) {
 	}
 	// The token belongs to its query and workspace.
 	_, token := e.get(ws1, "/v2/notifications/get", body{"organizationId": "o1", "documentId": "d1", "pageSize": 3})
-	e.fails(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1", "pageToken": token}, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(ws2, "/v2/notifications/get", body{"organizationId": "o1", "documentId": "d1", "pageToken": token}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1", "pageToken": token}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws2, "/v2/notifications/get", body{"organizationId": "o1", "documentId": "d1", "pageToken": token}, http.StatusBadRequest, "INVALID_ARGUMENT")
 	// v2 needs documentId or userId, and a sane page size.
-	e.fails(ws1, "/v2/notifications/get", body{"organizationId": "o1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1", "pageSize": 0}, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1", "order": "up"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v2/notifications/get", body{"organizationId": "o1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1", "pageSize": 0}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1", "order": "up"}, http.StatusBadRequest, "INVALID_ARGUMENT")
 	// The last page says so with a null pageToken.
-	_, r := e.call(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1"})
-	if !strings.Contains(r.raw, `"pageToken":null`) {
-		t.Fatalf("last page: %s", r.raw)
+	_, r := e.Call(ws1, "/v2/notifications/get", body{"organizationId": "o1", "userId": "u1"})
+	if !strings.Contains(string(r.Body), `"pageToken":null`) {
+		t.Fatalf("last page: %s", string(r.Body))
 	}
 }
 
 func TestV2AnswersLikeV1(t *testing.T) {
 	e := newEnv(t, svcnotify.Config{})
-	e.ok(ws1, "/v2/notifications/add", note("n1", only("u1")), nil)
+	e.OK(ws1, "/v2/notifications/add", note("n1", only("u1")), nil)
 	e.add(ws1, note("n2"))
 	q := body{"organizationId": "o1", "documentId": "d1", "userId": "u1", "tab": "forYou"}
-	_, r1 := e.call(ws1, "/v1/notifications/get", q)
-	_, r2 := e.call(ws1, "/v2/notifications/get", q)
+	_, r1 := e.Call(ws1, "/v1/notifications/get", q)
+	_, r2 := e.Call(ws1, "/v2/notifications/get", q)
 	if string(r1.Result.Data) != string(r2.Result.Data) || !strings.Contains(string(r1.Result.Data), `"n1"`) {
 		t.Fatalf("v1 answered %s\nv2 answered %s", r1.Result.Data, r2.Result.Data)
 	}

@@ -51,8 +51,8 @@ func TestUpdate(t *testing.T) {
 	if got := e.getIDs(ws1, "/v1/notifications/get", body{"organizationId": "o1", "userId": "u9", "tab": "forYou"}); !slices.Equal(got, []string{"n2"}) {
 		t.Fatalf("u9 For You after becoming the recipient: %v", got)
 	}
-	e.fails(ws1, "/v1/notifications/update", body{"organizationId": "o1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.fails(ws1, "/v1/notifications/update", body{"organizationId": "o1", "notifications": []body{{"displayBodyMessage": "x"}}}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v1/notifications/update", body{"organizationId": "o1"}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws1, "/v1/notifications/update", body{"organizationId": "o1", "notifications": []body{{"displayBodyMessage": "x"}}}, http.StatusBadRequest, "INVALID_ARGUMENT")
 }
 
 func TestDelete(t *testing.T) {
@@ -63,7 +63,7 @@ func TestDelete(t *testing.T) {
 
 	// organizationId alone would wipe the organization: refused, nothing deleted.
 	for _, q := range []body{{"organizationId": "o1"}, {"organizationId": "o1", "notificationIds": []string{}}} {
-		r := e.fails(ws1, "/v1/notifications/delete", q, http.StatusBadRequest, "INVALID_ARGUMENT")
+		r := e.Fails(ws1, "/v1/notifications/delete", q, http.StatusBadRequest, "INVALID_ARGUMENT")
 		if !strings.Contains(r.Error.Message, "documentId, locationId, userId, notificationIds") {
 			t.Fatalf("message %q does not ask for a filter", r.Error.Message)
 		}

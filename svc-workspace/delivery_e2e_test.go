@@ -21,6 +21,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/pkg/testenv"
 	svcworkspace "github.com/opencollab/backend/svc-workspace"
 )
@@ -64,7 +65,7 @@ func TestWebhookDeliveryEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	pub := events.NewPublisher(e.rdb, nil, "activity", nil)
+	pub := events.NewPublisher(e.Redis, nil, "activity", nil)
 	send := func(typ string) events.Event {
 		ev, err := events.New(typ, "activity", created.WorkspaceID, "org_1", "doc_1",
 			map[string]any{"id": "act_1", "actionUser": map[string]any{"userId": "u1"}})
@@ -109,7 +110,7 @@ func TestWebhookDeliveryEndToEnd(t *testing.T) {
 		t.Errorf("body %s", r.body)
 	}
 
-	e.ok(ws, hookConfigUpdate, map[string]any{"encryptData": true, "publicKey": pkixKey(t, 2048)}, nil)
+	e.OK(ws, hookConfigUpdate, map[string]any{"encryptData": true, "publicKey": pkixKey(t, 2048)}, nil)
 	send("activity.add")
 	r = wait(2)
 	var sealed struct{ EncryptedData, EncryptedKey, IV string }
@@ -134,7 +135,7 @@ func TestWebhookDeliveryEndToEnd(t *testing.T) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		e.ok(ws, attemptsGet, map[string]any{"endpointId": ep.ID}, &page)
+		e.OK(ws, attemptsGet, map[string]any{"endpointId": ep.ID}, &page)
 		if len(page.Attempts) == 2 && page.Attempts[0].Status == "succeeded" && page.Attempts[1].Status == "succeeded" {
 			break
 		}
@@ -187,7 +188,7 @@ func benchService(b *testing.B) (publish func(n int) []string, arrived func(id s
 	ctx := context.Background()
 	rdb := testenv.Redis(b)
 	svc, err := svcworkspace.New(ctx, svcworkspace.Config{
-		InternalSecret: secret, DataEncryptionKey: testDataKey,
+		Base: service.Base{InternalSecret: secret}, DataEncryptionKey: testDataKey,
 		WebhookAllowPrivateTargets: true, EventStreams: []string{"events:activity"},
 	}, svcworkspace.Deps{DB: testenv.Mongo(b), Redis: rdb})
 	if err != nil {

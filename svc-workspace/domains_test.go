@@ -24,9 +24,9 @@ type domainsReply struct {
 }
 
 func (e *env) allowedDomains(ws string) []string {
-	e.t.Helper()
+	e.T.Helper()
 	var r features.SettingsResponse
-	e.ok(gateway, features.SettingsPath, map[string]any{"workspaceId": ws}, &r)
+	e.OK(gateway, features.SettingsPath, map[string]any{"workspaceId": ws}, &r)
 	return r.AllowedDomains
 }
 
@@ -40,11 +40,11 @@ func TestDomainsAddAndDelete(t *testing.T) {
 	ws, other := internalauth.Workspace(id), e.createWorkspace(nil).WorkspaceID
 
 	var r domainsReply
-	code, raw := e.call(ws, domainsAdd, map[string]any{"domains": []string{"https://www.google.com", "https://*.firebase.com"}})
+	code, raw := e.Call(ws, domainsAdd, map[string]any{"domains": []string{"https://www.google.com", "https://*.firebase.com"}})
 	if code != http.StatusOK || raw.Result.Message != "Domain(s) added successfully to allowed domains." || string(raw.Result.Data) != `{"domainsAdded":["google.com","*.firebase.com"]}` {
 		t.Fatalf("add: %d %s %s", code, raw.Result.Message, raw.Result.Data)
 	}
-	e.ok(ws, domainsAdd, map[string]any{"domains": []string{"google.com", "http://localhost:3000"}}, &r)
+	e.OK(ws, domainsAdd, map[string]any{"domains": []string{"google.com", "http://localhost:3000"}}, &r)
 	if !slices.Equal(r.Added, []string{"localhost:3000"}) || !slices.Equal(r.Skipped, []string{"google.com"}) {
 		t.Fatalf("add with a repeat: %+v", r)
 	}
@@ -56,11 +56,11 @@ func TestDomainsAddAndDelete(t *testing.T) {
 	}
 
 	r = domainsReply{}
-	e.ok(ws, domainsDelete, map[string]any{"domains": []string{"https://www.google.com", "velt.dev"}}, &r)
+	e.OK(ws, domainsDelete, map[string]any{"domains": []string{"https://www.google.com", "velt.dev"}}, &r)
 	if !slices.Equal(r.Removed, []string{"google.com"}) || !slices.Equal(r.Skipped, []string{"velt.dev"}) {
 		t.Fatalf("delete: %+v", r)
 	}
-	e.ok(ws, domainsDelete, map[string]any{"domains": []string{"*.firebase.com", "localhost:3000"}}, nil)
+	e.OK(ws, domainsDelete, map[string]any{"domains": []string{"*.firebase.com", "localhost:3000"}}, nil)
 	if got := e.allowedDomains(id); len(got) != 0 {
 		t.Fatalf("after deleting all: %v", got)
 	}
@@ -80,7 +80,7 @@ func TestDomainsRefusals(t *testing.T) {
 		{},
 		{"domains": make([]string, 101)},
 	} {
-		e.fails(ws, domainsAdd, body, http.StatusBadRequest, "INVALID_ARGUMENT")
+		e.Fails(ws, domainsAdd, body, http.StatusBadRequest, "INVALID_ARGUMENT")
 	}
 	if got := e.allowedDomains(id); len(got) != 0 {
 		t.Fatalf("a refused request wrote %v", got)
@@ -89,8 +89,8 @@ func TestDomainsRefusals(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf("d%d.example", i)
 	}
-	e.ok(ws, domainsAdd, map[string]any{"domains": many}, nil)
-	r := e.fails(ws, domainsAdd, map[string]any{"domains": []string{"one-more.example"}}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.OK(ws, domainsAdd, map[string]any{"domains": many}, nil)
+	r := e.Fails(ws, domainsAdd, map[string]any{"domains": []string{"one-more.example"}}, http.StatusBadRequest, "INVALID_ARGUMENT")
 	if r.Error.Message != "field domains: the workspace would have 101 allowed domains; at most 100 (delete some first)" {
 		t.Fatalf("over the maximum: %s", r.Error.Message)
 	}
@@ -106,7 +106,7 @@ func TestDomainsConcurrentAddsLoseNothing(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 6 {
 		wg.Go(func() {
-			code, r := e.call(ws, domainsAdd, map[string]any{"domains": []string{fmt.Sprintf("c%d.example", i)}})
+			code, r := e.Call(ws, domainsAdd, map[string]any{"domains": []string{fmt.Sprintf("c%d.example", i)}})
 			if code != http.StatusOK {
 				t.Errorf("add %d: %d %s", i, code, r.Error.Message)
 			}

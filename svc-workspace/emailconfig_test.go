@@ -44,9 +44,9 @@ func newKeyedEnv(t *testing.T) (*env, string) {
 }
 
 func (e *env) email(ws string) emailReply {
-	e.t.Helper()
+	e.T.Helper()
 	var r emailReply
-	e.ok(ws, emailGet, map[string]any{}, &r)
+	e.OK(ws, emailGet, map[string]any{}, &r)
 	return r
 }
 
@@ -69,14 +69,14 @@ func TestEmailConfigDefaults(t *testing.T) {
 	e, ws := newKeyedEnv(t)
 	for _, body := range []any{nil, map[string]any{}} {
 		var r emailReply
-		e.ok(ws, emailGet, body, &r)
+		e.OK(ws, emailGet, body, &r)
 		if !sameEmail(r, defaultEmail()) {
 			t.Fatalf("never configured: %+v, want the defaults", r)
 		}
 	}
 	// The operator and other services cannot read it: it is the workspace's.
-	e.fails(internalauth.Operator, emailGet, nil, http.StatusForbidden, "PERMISSION_DENIED")
-	e.fails(gateway, emailGet, nil, http.StatusForbidden, "PERMISSION_DENIED")
+	e.Fails(internalauth.Operator, emailGet, nil, http.StatusForbidden, "PERMISSION_DENIED")
+	e.Fails(gateway, emailGet, nil, http.StatusForbidden, "PERMISSION_DENIED")
 }
 
 func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
@@ -87,7 +87,7 @@ func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
 
 	// The first enable seeds §11's defaults.
 	var got emailReply
-	e.ok(ws, emailUpdate, map[string]any{"useEmailService": true}, &got)
+	e.OK(ws, emailUpdate, map[string]any{"useEmailService": true}, &got)
 	want := defaultEmail()
 	want.UseEmailService = true
 	want.EmailServiceConfig.Type = "custom"
@@ -100,7 +100,7 @@ func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
 	}
 
 	// A partial update merges, triggers key by key; the key comes back masked.
-	e.ok(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{
+	e.OK(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{
 		"type": "sendgrid", "apiKey": apiKey, "fromEmail": "noreply@acme.test", "commentTemplateId": "d-1",
 		"triggers": map[string]any{"comment.add": false, "comment.reaction_add": true},
 	}}, &got)
@@ -123,17 +123,17 @@ func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
 	}
 
 	// Sending back the masked key keeps the stored one.
-	e.ok(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{"apiKey": "SG.****wxyz", "fromCompany": "Acme"}}, &got)
+	e.OK(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{"apiKey": "SG.****wxyz", "fromCompany": "Acme"}}, &got)
 	want.EmailServiceConfig.FromCompany = "Acme"
 	if !sameEmail(got, want) || emailDoc(t, e, ws)["apiKeySealed"] != sealed {
 		t.Fatalf("masked key sent back replaced the key: %+v", got)
 	}
 	// A short key is all stars; an empty one clears it.
-	e.ok(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{"apiKey": "short"}}, &got)
+	e.OK(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{"apiKey": "short"}}, &got)
 	if got.EmailServiceConfig.APIKey != "********" {
 		t.Fatalf("short key shown as %q", got.EmailServiceConfig.APIKey)
 	}
-	e.ok(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{"apiKey": ""}, "useEmailService": false}, &got)
+	e.OK(ws, emailUpdate, map[string]any{"emailServiceConfig": map[string]any{"apiKey": ""}, "useEmailService": false}, &got)
 	if got.EmailServiceConfig.APIKey != "" || got.UseEmailService || got.EmailServiceConfig.Type != "sendgrid" {
 		t.Fatalf("after clearing the key: %+v", got)
 	}
@@ -145,7 +145,7 @@ func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
 	if r := e.email(other); !sameEmail(r, defaultEmail()) {
 		t.Fatalf("other workspace: %+v", r)
 	}
-	if n, _ := e.db.Collection("email_configs").CountDocuments(ctx, bson.M{}); n != 1 {
+	if n, _ := e.DB.Collection("email_configs").CountDocuments(ctx, bson.M{}); n != 1 {
 		t.Fatalf("%d email config records, want 1", n)
 	}
 }
@@ -169,13 +169,13 @@ func TestEmailConfigInvalidArgument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(ws, emailUpdate, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(ws, emailUpdate, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
 		})
 	}
-	if n, _ := e.db.Collection("email_configs").CountDocuments(context.Background(), bson.M{}); n != 0 {
+	if n, _ := e.DB.Collection("email_configs").CountDocuments(context.Background(), bson.M{}); n != 0 {
 		t.Fatalf("invalid updates stored %d records", n)
 	}
 }
@@ -186,7 +186,7 @@ func TestEmailConfigWithoutDataKey(t *testing.T) {
 	if r := e.email(ws); !sameEmail(r, defaultEmail()) {
 		t.Fatalf("defaults without a key: %+v", r)
 	}
-	r := e.fails(ws, emailUpdate, map[string]any{"useEmailService": true}, http.StatusBadRequest, "FAILED_PRECONDITION")
+	r := e.Fails(ws, emailUpdate, map[string]any{"useEmailService": true}, http.StatusBadRequest, "FAILED_PRECONDITION")
 	if !strings.Contains(r.Error.Message, "DATA_ENCRYPTION_KEY") {
 		t.Fatalf("message %q does not name DATA_ENCRYPTION_KEY", r.Error.Message)
 	}
@@ -196,7 +196,7 @@ func emailDoc(t *testing.T, e *env, principal string) bson.M {
 	t.Helper()
 	id, _ := internalauth.WorkspaceOf(principal)
 	var doc bson.M
-	if err := e.db.Collection("email_configs").FindOne(context.Background(), bson.M{"_id": id}).Decode(&doc); err != nil {
+	if err := e.DB.Collection("email_configs").FindOne(context.Background(), bson.M{"_id": id}).Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
 	return doc

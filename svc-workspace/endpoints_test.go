@@ -47,11 +47,11 @@ func hookEnv(t *testing.T) (*env, string) {
 }
 
 func (e *env) createEndpoint(ws string, data map[string]any) endpointReply {
-	e.t.Helper()
+	e.T.Helper()
 	var ep endpointReply
-	e.ok(ws, endpointsCreate, data, &ep)
+	e.OK(ws, endpointsCreate, data, &ep)
 	if !endpointIDFormat.MatchString(ep.ID) {
-		e.t.Fatalf("endpoint id %q", ep.ID)
+		e.T.Fatalf("endpoint id %q", ep.ID)
 	}
 	return ep
 }
@@ -60,7 +60,7 @@ func TestEndpointCRUD(t *testing.T) {
 	e, ws := hookEnv(t)
 
 	// Unset fields are explicit nulls.
-	code, r := e.call(ws, endpointsCreate, map[string]any{"url": "https://hooks.example.com/minimal"})
+	code, r := e.Call(ws, endpointsCreate, map[string]any{"url": "https://hooks.example.com/minimal"})
 	if code != http.StatusOK {
 		t.Fatalf("create: HTTP %d %s", code, r.Error.Message)
 	}
@@ -94,13 +94,13 @@ func TestEndpointCRUD(t *testing.T) {
 
 	// A partial update changes only what was sent; null clears.
 	var up endpointReply
-	e.ok(ws, endpointsUpdate, map[string]any{"endpointId": ep.ID, "disabled": false, "description": nil, "rateLimit": 50}, &up)
+	e.OK(ws, endpointsUpdate, map[string]any{"endpointId": ep.ID, "disabled": false, "description": nil, "rateLimit": 50}, &up)
 	want := ep
 	want.Disabled, want.Description, want.RateLimit, want.UpdatedAt = false, nil, up.RateLimit, up.UpdatedAt
 	if up.RateLimit == nil || *up.RateLimit != 50 || !sameEndpoint(up, want) || up.UpdatedAt < ep.UpdatedAt {
 		t.Fatalf("update returned %+v, want %+v", up, want)
 	}
-	e.ok(ws, endpointsUpdate, map[string]any{"endpointId": ep.ID, "filterTypes": nil, "url": "http://hooks.example.com:8080/moved"}, &up)
+	e.OK(ws, endpointsUpdate, map[string]any{"endpointId": ep.ID, "filterTypes": nil, "url": "http://hooks.example.com:8080/moved"}, &up)
 	if up.FilterTypes != nil || up.URL != "http://hooks.example.com:8080/moved" || !slices.Equal(up.Channels, ep.Channels) {
 		t.Fatalf("second update %+v", up)
 	}
@@ -115,14 +115,14 @@ func TestEndpointCRUD(t *testing.T) {
 		{"endpointId": ep.ID, "filterTypes": []string{}},
 		{"endpointId": ep.ID, "filterTypes": slices.Repeat([]string{"comment.add"}, 101)}, // above workspace.filterTypes
 	} {
-		e.fails(ws, endpointsUpdate, bad, http.StatusBadRequest, "INVALID_ARGUMENT")
+		e.Fails(ws, endpointsUpdate, bad, http.StatusBadRequest, "INVALID_ARGUMENT")
 	}
 
 	var del struct {
 		EndpointID string `json:"endpointId"`
 		Deleted    bool   `json:"deleted"`
 	}
-	e.ok(ws, endpointsDelete, map[string]any{"endpointId": ep.ID}, &del)
+	e.OK(ws, endpointsDelete, map[string]any{"endpointId": ep.ID}, &del)
 	if del.EndpointID != ep.ID || !del.Deleted {
 		t.Fatalf("delete returned %+v", del)
 	}
@@ -135,7 +135,7 @@ func TestEndpointCRUD(t *testing.T) {
 		{secretGet, map[string]any{"endpointId": ep.ID}},
 		{secretRotate, map[string]any{"endpointId": ep.ID}},
 	} {
-		e.fails(ws, op.path, op.data, http.StatusNotFound, "NOT_FOUND")
+		e.Fails(ws, op.path, op.data, http.StatusNotFound, "NOT_FOUND")
 	}
 	if page := e.list(ws, nil); len(page.Endpoints) != 1 || page.Endpoints[0].ID == ep.ID {
 		t.Fatalf("list after delete: %+v", page)
@@ -181,21 +181,21 @@ func TestEndpointCreateInvalid(t *testing.T) {
 			if tt.status == "ALREADY_EXISTS" {
 				code = http.StatusConflict
 			}
-			r := e.fails(ws, endpointsCreate, tt.data, code, tt.status)
+			r := e.Fails(ws, endpointsCreate, tt.data, code, tt.status)
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
 		})
 	}
-	if n, _ := e.db.Collection("webhook_endpoints").CountDocuments(context.Background(), bson.M{}); n != 1 {
+	if n, _ := e.DB.Collection("webhook_endpoints").CountDocuments(context.Background(), bson.M{}); n != 1 {
 		t.Fatalf("refused creates stored endpoints: %d records", n)
 	}
 }
 
 func (e *env) list(ws string, data map[string]any) pageReply {
-	e.t.Helper()
+	e.T.Helper()
 	var p pageReply
-	e.ok(ws, endpointsGet, data, &p)
+	e.OK(ws, endpointsGet, data, &p)
 	return p
 }
 
@@ -257,7 +257,7 @@ func TestEndpointListPages(t *testing.T) {
 		if name == "other workspace iterator" {
 			principal = other
 		}
-		if code, r := e.call(principal, endpointsGet, data); code != http.StatusBadRequest || r.Error.Status != "INVALID_ARGUMENT" {
+		if code, r := e.Call(principal, endpointsGet, data); code != http.StatusBadRequest || r.Error.Status != "INVALID_ARGUMENT" {
 			t.Fatalf("%s: HTTP %d %s", name, code, r.Error.Status)
 		}
 	}
@@ -271,7 +271,7 @@ func TestEndpointSecret(t *testing.T) {
 	var bodies []string // every reply but secret/get's
 	call := func(path string, data map[string]any, out any) {
 		t.Helper()
-		code, r := e.call(ws, path, data)
+		code, r := e.Call(ws, path, data)
 		if code != http.StatusOK {
 			t.Fatalf("%s: HTTP %d %s", path, code, r.Error.Message)
 		}
@@ -308,7 +308,7 @@ func TestEndpointSecret(t *testing.T) {
 	call(endpointsGet, map[string]any{"limit": 1}, nil)
 
 	var doc bson.M
-	if err := e.db.Collection("webhook_endpoints").FindOne(ctx, bson.M{"_id": ep.ID}).Decode(&doc); err != nil {
+	if err := e.DB.Collection("webhook_endpoints").FindOne(ctx, bson.M{"_id": ep.ID}).Decode(&doc); err != nil {
 		t.Fatal(err)
 	}
 	bodies = append(bodies, rawString(t, doc)) // the stored record too
@@ -333,23 +333,23 @@ func TestEndpointSecret(t *testing.T) {
 		{endpointsUpdate, map[string]any{"endpointId": ep.ID, "disabled": true}},
 		{endpointsDelete, map[string]any{"endpointId": ep.ID}},
 	} {
-		e.fails(other, op.path, op.data, http.StatusNotFound, "NOT_FOUND")
+		e.Fails(other, op.path, op.data, http.StatusNotFound, "NOT_FOUND")
 	}
 	if e.secret(ws, ep.ID) != next {
 		t.Fatal("another workspace changed the secret")
 	}
-	e.fails(ws, secretGet, map[string]any{}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws, secretGet, map[string]any{}, http.StatusBadRequest, "INVALID_ARGUMENT")
 }
 
 func (e *env) secret(ws, endpointID string) string {
-	e.t.Helper()
+	e.T.Helper()
 	var r struct {
 		EndpointID string `json:"endpointId"`
 		Secret     string `json:"secret"`
 	}
-	e.ok(ws, secretGet, map[string]any{"endpointId": endpointID}, &r)
+	e.OK(ws, secretGet, map[string]any{"endpointId": endpointID}, &r)
 	if r.EndpointID != endpointID {
-		e.t.Fatalf("secret/get returned endpointId %q", r.EndpointID)
+		e.T.Fatalf("secret/get returned endpointId %q", r.EndpointID)
 	}
 	return r.Secret
 }

@@ -39,21 +39,21 @@ func allEnabled() map[string]bool {
 }
 
 func (e *env) features(apiKey string) map[string]bool {
-	e.t.Helper()
+	e.T.Helper()
 	var r featuresReply
-	e.ok(internalauth.Operator, featuresGet, map[string]any{"apiKey": apiKey}, &r)
+	e.OK(internalauth.Operator, featuresGet, map[string]any{"apiKey": apiKey}, &r)
 	if r.APIKey != apiKey {
-		e.t.Fatalf("features/get returned apiKey %q, want %q", r.APIKey, apiKey)
+		e.T.Fatalf("features/get returned apiKey %q, want %q", r.APIKey, apiKey)
 	}
 	return r.Features
 }
 
 func (e *env) settings(workspaceID string) map[string]bool {
-	e.t.Helper()
+	e.T.Helper()
 	var r settingsReply
-	e.ok(internalauth.Service("features"), settingsGet, map[string]any{"workspaceId": workspaceID}, &r)
+	e.OK(internalauth.Service("features"), settingsGet, map[string]any{"workspaceId": workspaceID}, &r)
 	if r.WorkspaceID != workspaceID {
-		e.t.Fatalf("settings/get returned workspaceId %q, want %q", r.WorkspaceID, workspaceID)
+		e.T.Fatalf("settings/get returned workspaceId %q, want %q", r.WorkspaceID, workspaceID)
 	}
 	return r.Features
 }
@@ -89,7 +89,7 @@ func TestUpdateFeatures(t *testing.T) {
 			want[name] = on.(bool)
 		}
 		var r featuresReply
-		e.ok(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": st.change}, &r)
+		e.OK(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": st.change}, &r)
 		if r.APIKey != c.APIKey || !maps.Equal(r.Features, want) {
 			t.Fatalf("%s: update returned %+v, want features %v", st.name, r, want)
 		}
@@ -124,14 +124,14 @@ func TestFeaturesInvalidArgument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(tt.principal, tt.path, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(tt.principal, tt.path, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
 		})
 	}
 	// Nothing was written: the record has no settings at all.
-	n, err := e.db.Collection("workspaces").CountDocuments(context.Background(), bson.M{"settings": bson.M{"$exists": true}})
+	n, err := e.DB.Collection("workspaces").CountDocuments(context.Background(), bson.M{"settings": bson.M{"$exists": true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,10 +153,10 @@ func TestFeaturesNotFound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e.fails(tt.principal, tt.path, tt.data, http.StatusNotFound, "NOT_FOUND")
+			e.Fails(tt.principal, tt.path, tt.data, http.StatusNotFound, "NOT_FOUND")
 		})
 	}
-	n, err := e.db.Collection("workspaces").CountDocuments(context.Background(), bson.M{})
+	n, err := e.DB.Collection("workspaces").CountDocuments(context.Background(), bson.M{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestFeaturesWrongPrincipal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e.fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
+			e.Fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
 		})
 	}
 	if got := e.features(c.APIKey); !maps.Equal(got, allEnabled()) {
@@ -200,7 +200,7 @@ func TestFeatureCheckerReadsTheSettingsRoute(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
-	srv := httptest.NewServer(e.h)
+	srv := httptest.NewServer(e.H)
 	t.Cleanup(srv.Close)
 	// A TTL of a nanosecond makes every check ask the service.
 	checker := features.NewChecker(svcclient.New("workspace", srv.URL, signer), time.Nanosecond)
@@ -208,7 +208,7 @@ func TestFeatureCheckerReadsTheSettingsRoute(t *testing.T) {
 	if err := checker.Require(ctx, c.WorkspaceID, features.AdvancedWebhooks); err != nil {
 		t.Fatalf("before the switch: %v", err)
 	}
-	e.ok(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": map[string]any{"advancedWebhooks": false}}, nil)
+	e.OK(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": map[string]any{"advancedWebhooks": false}}, nil)
 	if err := checker.Require(ctx, c.WorkspaceID, features.AdvancedWebhooks); !api.IsStatus(err, api.FailedPrecondition) {
 		t.Fatalf("after switching off: %v, want FAILED_PRECONDITION", err)
 	}

@@ -1,11 +1,8 @@
 package svcworkspace_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -13,102 +10,36 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/internalauth"
-	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/service"
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	svcworkspace "github.com/opencollab/backend/svc-workspace"
 )
 
-const secret = "test-internal-secret-0123456789"
+const secret = servicetest.Secret
 
 var (
-	signer  = internalauth.NewSigner(secret)
+	signer  = servicetest.Signer
 	gateway = internalauth.Service("gateway")
 )
 
-type env struct {
-	t   *testing.T
-	h   http.Handler
-	db  *mongo.Database
-	rdb *redis.Client
-}
+type (
+	env   struct{ *servicetest.Env }
+	reply = servicetest.Reply
+)
 
 func newEnv(t *testing.T, cfg svcworkspace.Config) *env {
 	t.Helper()
-	e := &env{t: t, db: testenv.Mongo(t), rdb: testenv.Redis(t)}
-	e.h = e.start(cfg)
+	e := &env{servicetest.NewEnv(t)}
+	e.start(cfg)
 	return e
 }
 
+// start (re)starts the service on e's stores and returns its handler.
 func (e *env) start(cfg svcworkspace.Config) http.Handler {
-	e.t.Helper()
-	cfg.InternalSecret = secret
-	svc, err := svcworkspace.New(context.Background(), cfg, svcworkspace.Deps{DB: e.db, Redis: e.rdb})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	e.t.Cleanup(svc.Close)
-	return svc.Handler()
-}
-
-// reply is either envelope, decoded loosely.
-type reply struct {
-	Result struct {
-		Status  string          `json:"status"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"result"`
-	Error struct {
-		Status  string `json:"status"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// call posts {"data": data} (no body when data is nil) as principal
-// (unsigned when principal is "").
-func (e *env) call(principal, path string, data any) (int, reply) {
-	e.t.Helper()
-	var body []byte
-	if data != nil {
-		body, _ = json.Marshal(map[string]any{"data": data})
-	}
-	req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if principal != "" {
-		signer.Sign(req.Header, principal)
-	}
-	rec := httptest.NewRecorder()
-	e.h.ServeHTTP(rec, req)
-	var r reply
-	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil {
-		e.t.Fatalf("%s: reply is not JSON: %s", path, rec.Body.String())
-	}
-	return rec.Code, r
-}
-
-// ok calls and decodes result.data into out, failing on an error reply.
-func (e *env) ok(principal, path string, data, out any) {
-	e.t.Helper()
-	code, r := e.call(principal, path, data)
-	if code != http.StatusOK || r.Result.Status != "success" {
-		e.t.Fatalf("%s: HTTP %d %s: %s", path, code, r.Error.Status, r.Error.Message)
-	}
-	if out != nil {
-		if err := json.Unmarshal(r.Result.Data, out); err != nil {
-			e.t.Fatalf("%s: decode data: %v", path, err)
-		}
-	}
-}
-
-func (e *env) fails(principal, path string, data any, wantCode int, wantStatus string) reply {
-	e.t.Helper()
-	code, r := e.call(principal, path, data)
-	if code != wantCode || r.Error.Status != wantStatus {
-		e.t.Fatalf("%s: got HTTP %d %q (%s), want %d %s", path, code, r.Error.Status, r.Error.Message, wantCode, wantStatus)
-	}
-	return r
+	return servicetest.Start(e.Env, svcworkspace.New, cfg).Handler()
 }
 
 type created struct {
@@ -118,19 +49,19 @@ type created struct {
 }
 
 func (e *env) createWorkspace(data any) created {
-	e.t.Helper()
+	e.T.Helper()
 	var c created
-	e.ok(internalauth.Operator, "/v2/workspace/create", data, &c)
+	e.OK(internalauth.Operator, "/v2/workspace/create", data, &c)
 	if c.WorkspaceID == "" || c.APIKey == "" || c.AuthToken == "" {
-		e.t.Fatalf("create returned %+v", c)
+		e.T.Fatalf("create returned %+v", c)
 	}
 	return c
 }
 
 func (e *env) lookup(apiKey string) svcworkspace.CredentialLookupResponse {
-	e.t.Helper()
+	e.T.Helper()
 	var l svcworkspace.CredentialLookupResponse
-	e.ok(gateway, svcworkspace.CredentialLookupPath, map[string]any{"apiKey": apiKey}, &l)
+	e.OK(gateway, svcworkspace.CredentialLookupPath, map[string]any{"apiKey": apiKey}, &l)
 	return l
 }
 
@@ -154,7 +85,7 @@ func TestCreateThenLookup(t *testing.T) {
 func TestTokensAreStoredOnlyAsHashes(t *testing.T) {
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
-	n, err := e.db.Collection("auth_tokens").CountDocuments(context.Background(), bson.M{"_id": c.AuthToken})
+	n, err := e.DB.Collection("auth_tokens").CountDocuments(context.Background(), bson.M{"_id": c.AuthToken})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,9 +100,9 @@ func TestCreateAndResetToken(t *testing.T) {
 	c := e.createWorkspace(nil)
 	cacheKey := internalauth.CredentialCacheKey(c.APIKey)
 
-	e.rdb.Set(ctx, cacheKey, "stale", 0)
+	e.Redis.Set(ctx, cacheKey, "stale", 0)
 	var second created
-	e.ok(internalauth.Operator, "/v2/workspace/authtoken/create", map[string]any{"apiKey": c.APIKey}, &second)
+	e.OK(internalauth.Operator, "/v2/workspace/authtoken/create", map[string]any{"apiKey": c.APIKey}, &second)
 	if second.APIKey != c.APIKey || second.AuthToken == "" || second.AuthToken == c.AuthToken {
 		t.Fatalf("token create returned %+v", second)
 	}
@@ -179,20 +110,20 @@ func TestCreateAndResetToken(t *testing.T) {
 	if got := e.lookup(c.APIKey).TokenHashes; !sameSet(got, want) {
 		t.Fatalf("after create: hashes %v, want %v", got, want)
 	}
-	assertTombstone(t, e.rdb, c.APIKey, "token create")
+	assertTombstone(t, e.Redis, c.APIKey, "token create")
 
-	e.rdb.Set(ctx, cacheKey, "stale", 0)
-	code, r := e.call(internalauth.Operator, "/v2/workspace/authtoken/reset", map[string]any{"apiKey": c.APIKey, "authToken": second.AuthToken})
+	e.Redis.Set(ctx, cacheKey, "stale", 0)
+	code, r := e.Call(internalauth.Operator, "/v2/workspace/authtoken/reset", map[string]any{"apiKey": c.APIKey, "authToken": second.AuthToken})
 	if code != http.StatusOK || r.Result.Status != "success" || r.Result.Message != "Auth token reset." || r.Result.Data != nil {
 		t.Fatalf("reset: HTTP %d %+v", code, r)
 	}
 	if got := e.lookup(c.APIKey).TokenHashes; !slices.Equal(got, want[:1]) {
 		t.Fatalf("after reset: hashes %v, want %v", got, want[:1])
 	}
-	assertTombstone(t, e.rdb, c.APIKey, "token reset")
+	assertTombstone(t, e.Redis, c.APIKey, "token reset")
 
 	// Resetting the last token is allowed and leaves an empty list.
-	e.ok(internalauth.Operator, "/v2/workspace/authtoken/reset", map[string]any{"apiKey": c.APIKey, "authToken": c.AuthToken}, nil)
+	e.OK(internalauth.Operator, "/v2/workspace/authtoken/reset", map[string]any{"apiKey": c.APIKey, "authToken": c.AuthToken}, nil)
 	if got := e.lookup(c.APIKey).TokenHashes; got == nil || len(got) != 0 {
 		t.Fatalf("after last reset: hashes %#v, want []", got)
 	}
@@ -212,7 +143,7 @@ func TestNotFound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e.fails(tt.principal, tt.path, tt.data, http.StatusNotFound, "NOT_FOUND")
+			e.Fails(tt.principal, tt.path, tt.data, http.StatusNotFound, "NOT_FOUND")
 		})
 	}
 	// The failed reset with the right key but another token left the live one alone.
@@ -240,7 +171,7 @@ func TestWrongPrincipal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e.fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
+			e.Fails(tt.principal, tt.path, tt.data, http.StatusForbidden, "PERMISSION_DENIED")
 		})
 	}
 	if got := e.lookup(c.APIKey).TokenHashes; len(got) != 1 {
@@ -265,13 +196,13 @@ func TestInvalidArgument(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(tt.principal, tt.path, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(tt.principal, tt.path, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, tt.field) {
 				t.Fatalf("message %q does not name %s", r.Error.Message, tt.field)
 			}
 		})
 	}
-	n, err := e.db.Collection("workspaces").CountDocuments(context.Background(), bson.M{})
+	n, err := e.DB.Collection("workspaces").CountDocuments(context.Background(), bson.M{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +216,7 @@ func TestBootstrapIsIdempotent(t *testing.T) {
 	e := newEnv(t, cfg)
 	first := e.lookup(cfg.BootstrapAPIKey)
 
-	e.h = e.start(cfg) // a restart on the same database
+	e.H = e.start(cfg) // a restart on the same database
 	second := e.lookup(cfg.BootstrapAPIKey)
 
 	if first.WorkspaceID == "" || second.WorkspaceID != first.WorkspaceID {
@@ -294,7 +225,7 @@ func TestBootstrapIsIdempotent(t *testing.T) {
 	if want := []string{internalauth.HashToken(cfg.BootstrapAuthToken)}; !slices.Equal(second.TokenHashes, want) {
 		t.Fatalf("hashes %v, want %v", second.TokenHashes, want)
 	}
-	n, err := e.db.Collection("workspaces").CountDocuments(context.Background(), bson.M{})
+	n, err := e.DB.Collection("workspaces").CountDocuments(context.Background(), bson.M{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +233,7 @@ func TestBootstrapIsIdempotent(t *testing.T) {
 		t.Fatalf("%d workspaces after two starts, want 1", n)
 	}
 	// The bootstrap token is a real one: the operator can reset it.
-	e.ok(internalauth.Operator, "/v2/workspace/authtoken/reset",
+	e.OK(internalauth.Operator, "/v2/workspace/authtoken/reset",
 		map[string]any{"apiKey": cfg.BootstrapAPIKey, "authToken": cfg.BootstrapAuthToken}, nil)
 }
 
@@ -313,14 +244,14 @@ func TestConfigValidate(t *testing.T) {
 		cfg     svcworkspace.Config
 		wantErr bool
 	}{
-		{"minimal", svcworkspace.Config{InternalSecret: long}, false},
-		{"short secret", svcworkspace.Config{InternalSecret: long[:15]}, true},
-		{"bootstrap pair", svcworkspace.Config{InternalSecret: long, BootstrapAPIKey: "k", BootstrapAuthToken: "t"}, false},
-		{"bootstrap key alone", svcworkspace.Config{InternalSecret: long, BootstrapAPIKey: "k"}, true},
-		{"bootstrap token alone", svcworkspace.Config{InternalSecret: long, BootstrapAuthToken: "t"}, true},
-		{"data key", svcworkspace.Config{InternalSecret: long, DataEncryptionKey: testDataKey}, false},
-		{"data key of 16 bytes", svcworkspace.Config{InternalSecret: long, DataEncryptionKey: "MDEyMzQ1Njc4OWFiY2RlZg=="}, true},
-		{"data key not base64", svcworkspace.Config{InternalSecret: long, DataEncryptionKey: "not base64!"}, true},
+		{"minimal", svcworkspace.Config{Base: service.Base{InternalSecret: long}}, false},
+		{"short secret", svcworkspace.Config{Base: service.Base{InternalSecret: long[:15]}}, true},
+		{"bootstrap pair", svcworkspace.Config{Base: service.Base{InternalSecret: long}, BootstrapAPIKey: "k", BootstrapAuthToken: "t"}, false},
+		{"bootstrap key alone", svcworkspace.Config{Base: service.Base{InternalSecret: long}, BootstrapAPIKey: "k"}, true},
+		{"bootstrap token alone", svcworkspace.Config{Base: service.Base{InternalSecret: long}, BootstrapAuthToken: "t"}, true},
+		{"data key", svcworkspace.Config{Base: service.Base{InternalSecret: long}, DataEncryptionKey: testDataKey}, false},
+		{"data key of 16 bytes", svcworkspace.Config{Base: service.Base{InternalSecret: long}, DataEncryptionKey: "MDEyMzQ1Njc4OWFiY2RlZg=="}, true},
+		{"data key not base64", svcworkspace.Config{Base: service.Base{InternalSecret: long}, DataEncryptionKey: "not base64!"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

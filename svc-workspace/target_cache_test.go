@@ -46,7 +46,7 @@ func TestSwitchChangeReachesThisReplicasDeliveryAtOnce(t *testing.T) {
 	t.Cleanup(srv.Close)
 	e.createEndpoint(ws, map[string]any{"url": srv.URL + "/hook"})
 
-	pub := events.NewPublisher(e.rdb, nil, "activity", nil)
+	pub := events.NewPublisher(e.Redis, nil, "activity", nil)
 	send := func(id string) {
 		ev, err := events.New("activity.add", "activity", c.WorkspaceID, "org_1", "doc_1", map[string]any{"id": id})
 		if err != nil {
@@ -66,7 +66,7 @@ func TestSwitchChangeReachesThisReplicasDeliveryAtOnce(t *testing.T) {
 		}
 	}
 	setSwitch := func(on bool) {
-		e.ok(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": map[string]any{"advancedWebhooks": on}}, nil)
+		e.OK(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": c.APIKey, "features": map[string]any{"advancedWebhooks": on}}, nil)
 	}
 
 	send("before") // fills the cache with the endpoint

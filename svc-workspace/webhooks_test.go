@@ -61,26 +61,26 @@ func pkixKey(t *testing.T, bits int) string {
 
 // enableHooks turns advanced webhooks on for ws.
 func (e *env) enableHooks(ws string) {
-	e.t.Helper()
-	e.ok(ws, hookConfigUpdate, map[string]any{"isEnabled": true}, nil)
+	e.T.Helper()
+	e.OK(ws, hookConfigUpdate, map[string]any{"isEnabled": true}, nil)
 }
 
 func TestWebhookConfigDefaultsAndFirstUpdate(t *testing.T) {
 	e, ws := newKeyedEnv(t)
 	var got hookConfig
-	e.ok(ws, hookConfigGet, nil, &got)
+	e.OK(ws, hookConfigGet, nil, &got)
 	if got != (hookConfig{}) {
 		t.Fatalf("never configured: %+v, want all defaults", got)
 	}
 
 	// The first update must enable.
 	for _, first := range []map[string]any{{"encodeData": true}, {"isEnabled": false, "encodeData": true}} {
-		r := e.fails(ws, hookConfigUpdate, first, http.StatusBadRequest, "FAILED_PRECONDITION")
+		r := e.Fails(ws, hookConfigUpdate, first, http.StatusBadRequest, "FAILED_PRECONDITION")
 		if !strings.Contains(r.Error.Message, "isEnabled") {
 			t.Fatalf("message %q does not name isEnabled", r.Error.Message)
 		}
 	}
-	e.fails(ws, hookConfigUpdate, map[string]any{}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.Fails(ws, hookConfigUpdate, map[string]any{}, http.StatusBadRequest, "INVALID_ARGUMENT")
 
 	steps := []struct {
 		change map[string]any
@@ -91,17 +91,17 @@ func TestWebhookConfigDefaultsAndFirstUpdate(t *testing.T) {
 		{map[string]any{"isEnabled": false}, hookConfig{EncodeData: true, EnableDataProtection: true}},
 	}
 	for i, st := range steps {
-		e.ok(ws, hookConfigUpdate, st.change, &got)
+		e.OK(ws, hookConfigUpdate, st.change, &got)
 		if got != st.want {
 			t.Fatalf("step %d: update returned %+v, want %+v", i, got, st.want)
 		}
-		e.ok(ws, hookConfigGet, map[string]any{}, &got)
+		e.OK(ws, hookConfigGet, map[string]any{}, &got)
 		if got != st.want {
 			t.Fatalf("step %d: get returned %+v, want %+v", i, got, st.want)
 		}
 	}
 	// Once configured, later updates need not enable.
-	e.ok(ws, hookConfigUpdate, map[string]any{"encodeData": false}, &got)
+	e.OK(ws, hookConfigUpdate, map[string]any{"encodeData": false}, &got)
 	if got != (hookConfig{EnableDataProtection: true}) {
 		t.Fatalf("later update: %+v", got)
 	}
@@ -128,28 +128,28 @@ func TestWebhookConfigPublicKey(t *testing.T) {
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {
-			r := e.fails(ws, hookConfigUpdate, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
+			r := e.Fails(ws, hookConfigUpdate, tt.data, http.StatusBadRequest, "INVALID_ARGUMENT")
 			if !strings.Contains(r.Error.Message, "publicKey") {
 				t.Fatalf("message %q does not name publicKey", r.Error.Message)
 			}
 		})
 	}
 	var got hookConfig
-	e.ok(ws, hookConfigGet, nil, &got)
+	e.OK(ws, hookConfigGet, nil, &got)
 	if got != (hookConfig{IsEnabled: true}) {
 		t.Fatalf("refused updates changed the config: %+v", got)
 	}
 
-	e.ok(ws, hookConfigUpdate, map[string]any{"encryptData": true, "publicKey": good}, &got)
+	e.OK(ws, hookConfigUpdate, map[string]any{"encryptData": true, "publicKey": good}, &got)
 	if !got.EncryptData || got.PublicKey != good {
 		t.Fatalf("with a 2048-bit key: %+v", got)
 	}
-	e.fails(ws, hookConfigUpdate, map[string]any{"publicKey": ""}, http.StatusBadRequest, "INVALID_ARGUMENT")
-	e.ok(ws, hookConfigUpdate, map[string]any{"publicKey": pkcs1}, &got)
+	e.Fails(ws, hookConfigUpdate, map[string]any{"publicKey": ""}, http.StatusBadRequest, "INVALID_ARGUMENT")
+	e.OK(ws, hookConfigUpdate, map[string]any{"publicKey": pkcs1}, &got)
 	if got.PublicKey != pkcs1 {
 		t.Fatalf("PKCS#1 key not taken: %+v", got)
 	}
-	e.ok(ws, hookConfigUpdate, map[string]any{"encryptData": false, "publicKey": ""}, &got)
+	e.OK(ws, hookConfigUpdate, map[string]any{"encryptData": false, "publicKey": ""}, &got)
 	if got != (hookConfig{IsEnabled: true}) {
 		t.Fatalf("after clearing: %+v", got)
 	}
@@ -176,7 +176,7 @@ func TestWebhooksUnavailable(t *testing.T) {
 	assertAll := func(stage string) {
 		t.Helper()
 		for _, op := range endpointOps {
-			code, r := e.call(ws, op.path, op.data)
+			code, r := e.Call(ws, op.path, op.data)
 			if code != http.StatusBadRequest || r.Error.Status != "FAILED_PRECONDITION" {
 				t.Fatalf("%s: %s: HTTP %d %s (%s), want FAILED_PRECONDITION", stage, op.path, code, r.Error.Status, r.Error.Message)
 			}
@@ -184,30 +184,30 @@ func TestWebhooksUnavailable(t *testing.T) {
 	}
 	assertAll("never enabled")
 	e.enableHooks(ws)
-	e.ok(ws, endpointsGet, nil, nil)
-	e.ok(ws, hookConfigUpdate, map[string]any{"isEnabled": false}, nil)
+	e.OK(ws, endpointsGet, nil, nil)
+	e.OK(ws, hookConfigUpdate, map[string]any{"isEnabled": false}, nil)
 	assertAll("disabled")
 
 	// The operator's switch: even the configuration is out of reach.
 	e.enableHooks(ws)
 	apiKey := e.apiKeyOf(ws)
-	e.ok(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": apiKey, "features": map[string]any{"advancedWebhooks": false}}, nil)
-	e.fails(ws, hookConfigGet, nil, http.StatusBadRequest, "FAILED_PRECONDITION")
-	e.fails(ws, hookConfigUpdate, map[string]any{"isEnabled": true}, http.StatusBadRequest, "FAILED_PRECONDITION")
+	e.OK(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": apiKey, "features": map[string]any{"advancedWebhooks": false}}, nil)
+	e.Fails(ws, hookConfigGet, nil, http.StatusBadRequest, "FAILED_PRECONDITION")
+	e.Fails(ws, hookConfigUpdate, map[string]any{"isEnabled": true}, http.StatusBadRequest, "FAILED_PRECONDITION")
 	assertAll("switched off")
-	e.ok(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": apiKey, "features": map[string]any{"advancedWebhooks": true}}, nil)
-	e.ok(ws, endpointsGet, nil, nil)
+	e.OK(internalauth.Operator, featuresUpdate, map[string]any{"apiKey": apiKey, "features": map[string]any{"advancedWebhooks": true}}, nil)
+	e.OK(ws, endpointsGet, nil, nil)
 }
 
 // apiKeyOf finds the API key of a workspace principal in the store.
 func (e *env) apiKeyOf(principal string) string {
-	e.t.Helper()
+	e.T.Helper()
 	id, _ := internalauth.WorkspaceOf(principal)
 	var doc struct {
 		APIKey string `bson:"apiKey"`
 	}
-	if err := e.db.Collection("workspaces").FindOne(e.t.Context(), map[string]any{"_id": id}).Decode(&doc); err != nil {
-		e.t.Fatal(err)
+	if err := e.DB.Collection("workspaces").FindOne(e.T.Context(), map[string]any{"_id": id}).Decode(&doc); err != nil {
+		e.T.Fatal(err)
 	}
 	return doc.APIKey
 }

@@ -142,3 +142,34 @@ func isRedisToken(token string) bool {
 }
 
 func key(token string) string { return "pagetoken:" + token }
+
+// LoadCursor resolves token of queryKey to the JSON cursor it holds; nil
+// for "" (the first page). A cursor that does not decode is
+// INVALID_ARGUMENT.
+func LoadCursor[C any](ctx context.Context, s interface {
+	Load(ctx context.Context, workspaceID, queryKey, token string) (string, error)
+}, workspaceID, queryKey, token string) (*C, error) {
+	if token == "" {
+		return nil, nil
+	}
+	raw, err := s.Load(ctx, workspaceID, queryKey, token)
+	if err != nil {
+		return nil, err
+	}
+	var c C
+	if err := json.Unmarshal([]byte(raw), &c); err != nil {
+		return nil, api.Errorf(api.InvalidArgument, "pageToken is malformed; start again without a pageToken")
+	}
+	return &c, nil
+}
+
+// SaveCursor stores cursor as JSON under queryKey and returns its token.
+func SaveCursor(ctx context.Context, s interface {
+	Save(ctx context.Context, workspaceID, queryKey, cursor string) (string, error)
+}, workspaceID, queryKey string, cursor any) (string, error) {
+	b, err := json.Marshal(cursor)
+	if err != nil {
+		return "", fmt.Errorf("encode cursor: %w", err)
+	}
+	return s.Save(ctx, workspaceID, queryKey, string(b))
+}

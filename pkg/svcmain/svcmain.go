@@ -14,28 +14,17 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/redis/go-redis/v9"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-
 	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/logging"
 	"github.com/opencollab/backend/pkg/mongodb"
 	"github.com/opencollab/backend/pkg/redisdb"
 	"github.com/opencollab/backend/pkg/server"
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/pkg/telemetry"
 )
 
-// Settings are the configuration fields every service has.
-type Settings struct {
-	ListenAddr, MongoURI, MongoDB, RedisURL, LogLevel string
-}
-
 // Deps are the clients a service is built on.
-type Deps struct {
-	DB     *mongo.Database
-	Redis  *redis.Client
-	Logger *slog.Logger
-}
+type Deps = service.Deps
 
 // Service is a built service. One that also has Close() is closed before
 // the store clients, so its background work never sees them closed.
@@ -46,13 +35,20 @@ type Service interface {
 // Build constructs the service from its loaded configuration.
 type Build func(ctx context.Context, d Deps) (Service, error)
 
-// Main runs the service until SIGINT/SIGTERM and exits 1 on failure. cfg
-// points at the service's Config; settings reads its common fields once it
-// is loaded.
-func Main(svc telemetry.Service, cfg any, settings func() Settings, build Build) {
+// Main runs the service that newService builds until SIGINT/SIGTERM and
+// exits 1 on failure. C is the service's Config (embedding service.Base),
+// loaded from the environment first:
+//
+//	func main() { svcmain.Main(telemetry.Service{Name: svcx.Name, Version: svcx.Version}, svcx.New) }
+func Main[C any, PC interface {
+	*C
+	service.Config
+}, S Service](svc telemetry.Service, newService func(context.Context, C, Deps) (S, error)) {
+	var cfg C
+	build := func(ctx context.Context, d Deps) (Service, error) { return newService(ctx, cfg, d) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := Run(ctx, svc, cfg, settings, build); err != nil {
+	if err := Run(ctx, svc, PC(&cfg), build); err != nil {
 		slog.ErrorContext(ctx, "exit", "error", err)
 		stop()
 		os.Exit(1)
@@ -61,17 +57,18 @@ func Main(svc telemetry.Service, cfg any, settings func() Settings, build Build)
 
 // Run is Main without the process concerns. Everything it starts belongs
 // to svc in logs, traces and metrics.
-func Run(ctx context.Context, svc telemetry.Service, cfg any, settings func() Settings, build Build) error {
+func Run(ctx context.Context, svc telemetry.Service, cfg service.Config, build Build) error {
 	ctx = telemetry.WithService(ctx, svc.Name)
 	if err := config.Load(ctx, cfg); err != nil {
 		return err
 	}
-	if v, ok := cfg.(interface{ ValidateStores() error }); ok {
-		if err := v.ValidateStores(); err != nil {
-			return fmt.Errorf("invalid configuration: %w", err)
-		}
+	s := cfg.Common()
+	if err := s.ValidateStores(); err != nil {
+		return fmt.Errorf("invalid configuration: %w", err)
 	}
-	s := settings()
+	if s.MongoDB == "" {
+		s.MongoDB = service.DefaultDatabase(svc.Name)
+	}
 	logger := logging.New(os.Stdout, logging.ParseLevel(s.LogLevel), svc.Name)
 	slog.SetDefault(logger)
 	config.Log(ctx, logger, "configuration", cfg, "version", svc.Version)

@@ -2,26 +2,24 @@ package svcmain
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 type cfg struct {
+	service.Base
 	Name string `env:"SVCMAIN_TEST_NAME, default=x"`
 }
 
-type storesCfg struct{ cfg }
-
-func (storesCfg) ValidateStores() error { return errors.New("MONGO_URI is required") }
-
 func TestRunStopsOnBadConfigurationBeforeBuilding(t *testing.T) {
+	t.Setenv("INTERNAL_SECRET", strings.Repeat("s", service.MinSecretLen))
 	built := false
 	build := func(context.Context, Deps) (Service, error) { built = true; return nil, nil }
-	var c storesCfg
-	err := Run(context.Background(), telemetry.Service{Name: "t"}, &c, func() Settings { return Settings{} }, build)
+	var c cfg // no MONGO_URI in the environment
+	err := Run(context.Background(), telemetry.Service{Name: "t"}, &c, build)
 	if err == nil || !strings.Contains(err.Error(), "MONGO_URI is required") {
 		t.Fatalf("err = %v", err)
 	}
@@ -31,15 +29,15 @@ func TestRunStopsOnBadConfigurationBeforeBuilding(t *testing.T) {
 }
 
 func TestRunFailsWhenStoresAreUnreachable(t *testing.T) {
+	t.Setenv("INTERNAL_SECRET", strings.Repeat("s", service.MinSecretLen))
+	t.Setenv("MONGO_URI", "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=200&connectTimeoutMS=200")
+	t.Setenv("REDIS_URL", "redis://127.0.0.1:1")
 	var c cfg
 	build := func(context.Context, Deps) (Service, error) { t.Fatal("built without stores"); return nil, nil }
-	settings := func() Settings {
-		if c.Name != "x" {
-			t.Errorf("settings read before load: %q", c.Name)
-		}
-		return Settings{MongoURI: "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=200&connectTimeoutMS=200", RedisURL: "redis://127.0.0.1:1"}
-	}
-	if err := Run(context.Background(), telemetry.Service{Name: "t"}, &c, settings, build); err == nil {
+	if err := Run(context.Background(), telemetry.Service{Name: "svc-t"}, &c, build); err == nil {
 		t.Fatal("want an error for unreachable MongoDB")
+	}
+	if c.Name != "x" || c.MongoDB != "collab_t" {
+		t.Fatalf("loaded config = %+v, want defaults (SVCMAIN_TEST_NAME=x, MONGO_DB=collab_t)", c)
 	}
 }

@@ -36,11 +36,17 @@ type response struct {
 	closeAfter    bool
 	hijacked      bool
 	sizedBuffered bool // out holds a head with Content-Length and body
+
+	// raw holds the fields of a WriteHeaderRaw head (its buffer reused per
+	// connection); rawContentType and rawDate say whether they include
+	// those fields.
+	raw                     []byte
+	rawContentType, rawDate bool
 }
 
 func (w *response) reset(r *http.Request) {
 	clear(w.header)
-	*w = response{c: w.c, req: r, header: w.header, out: w.out[:0], declared: -1, closeAfter: r.Close}
+	*w = response{c: w.c, req: r, header: w.header, out: w.out[:0], raw: w.raw[:0], declared: -1, closeAfter: r.Close}
 }
 
 func (w *response) Header() http.Header { return w.header }
@@ -143,14 +149,14 @@ func (w *response) sendHead(done bool, next []byte) {
 		w.chunked = true
 		b = append(b, "Transfer-Encoding: chunked\r\n"...)
 	}
-	if _, ok := h["Content-Type"]; !ok && w.bodyAllowed && len(body)+len(next) > 0 {
+	if !w.hasField("Content-Type") && w.bodyAllowed && len(body)+len(next) > 0 {
 		sniff := body
 		if len(sniff) == 0 {
 			sniff = next
 		}
 		b = httpfield.Append(b, "Content-Type", http.DetectContentType(sniff))
 	}
-	if _, ok := h["Date"]; !ok {
+	if !w.hasField("Date") {
 		b = append(b, "Date: "...)
 		b = append(b, httpDate()...)
 		b = append(b, "\r\n"...)
@@ -162,6 +168,7 @@ func (w *response) sendHead(done bool, next []byte) {
 		b = append(b, "Connection: keep-alive\r\n"...)
 	}
 	b = httpfield.AppendValid(b, h)
+	b = append(b, w.raw...)
 	b = append(b, "\r\n"...)
 	if isHead {
 		body = body[:0]

@@ -19,9 +19,13 @@ func Append(b []byte, k, v string) []byte {
 	v = textproto.TrimString(v)
 	start := len(b)
 	b = append(b, v...)
-	for i := start; i < len(b); i++ {
-		if b[i] == '\r' || b[i] == '\n' {
-			b[i] = ' '
+	// Values almost never hold a CR or LF: two vectorised searches are
+	// cheaper than looking at each byte.
+	if strings.IndexByte(v, '\r') >= 0 || strings.IndexByte(v, '\n') >= 0 {
+		for i := start; i < len(b); i++ {
+			if b[i] == '\r' || b[i] == '\n' {
+				b[i] = ' '
+			}
 		}
 	}
 	return append(b, "\r\n"...)
@@ -47,13 +51,21 @@ func ValidName(k string) bool {
 		return false
 	}
 	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+		if !tokenByte[k[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// tokenByte marks the bytes a token may hold: visible ASCII but the
+// delimiters.
+var tokenByte = func() (t [256]bool) {
+	for c := '!'; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune("\"(),/:;<=>?@[\\]{}", c)
+	}
+	return t
+}()
 
 // HasToken reports whether the comma-separated values vv list tok, case
 // insensitively (Connection: keep-alive, Upgrade; Upgrade: websocket).

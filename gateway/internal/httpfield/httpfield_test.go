@@ -47,3 +47,14 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+// Every byte is judged as RFC 9110's tchar rule has it.
+func TestValidNameEveryByte(t *testing.T) {
+	t.Parallel()
+	for c := range 256 {
+		want := c > ' ' && c < 0x7f && !strings.ContainsRune("\"(),/:;<=>?@[\\]{}", rune(c))
+		if got := ValidName("X" + string([]byte{byte(c)})); got != want {
+			t.Errorf("ValidName with byte %#x = %v, want %v", c, got, want)
+		}
+	}
+}

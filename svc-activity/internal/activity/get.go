@@ -2,8 +2,6 @@ package activity
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/pagetoken"
@@ -46,7 +44,7 @@ func (s *Service) Get(ctx context.Context, ws string, q Query) (Page, error) {
 		F    Filter `json:"f"`
 		Desc bool   `json:"d"`
 	}{q.Filter, q.Desc})
-	after, err := s.loadCursor(ctx, ws, key, q.PageToken)
+	after, err := pagetoken.LoadCursor[Cursor](ctx, s.pages, ws, key, q.PageToken)
 	if err != nil {
 		return Page{}, err
 	}
@@ -58,32 +56,9 @@ func (s *Service) Get(ctx context.Context, ws string, q Query) (Page, error) {
 	if len(recs) > limit {
 		page.Records = recs[:limit]
 		last := page.Records[limit-1]
-		if page.NextPageToken, err = s.saveCursor(ctx, ws, key, Cursor{Timestamp: last.Timestamp, ID: last.ID}); err != nil {
+		if page.NextPageToken, err = pagetoken.SaveCursor(ctx, s.pages, ws, key, Cursor{Timestamp: last.Timestamp, ID: last.ID}); err != nil {
 			return Page{}, err
 		}
 	}
 	return page, nil
-}
-
-func (s *Service) loadCursor(ctx context.Context, ws, key, token string) (*Cursor, error) {
-	if token == "" {
-		return nil, nil
-	}
-	raw, err := s.pages.Load(ctx, ws, key, token)
-	if err != nil {
-		return nil, err
-	}
-	var c Cursor
-	if err := json.Unmarshal([]byte(raw), &c); err != nil {
-		return nil, api.Errorf(api.InvalidArgument, "pageToken is malformed; start again without a pageToken")
-	}
-	return &c, nil
-}
-
-func (s *Service) saveCursor(ctx context.Context, ws, key string, c Cursor) (string, error) {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return "", fmt.Errorf("encode cursor: %w", err)
-	}
-	return s.pages.Save(ctx, ws, key, string(b))
 }

@@ -258,21 +258,5 @@ func (m *Mongo) HasDocumentData(ctx context.Context, ws, org, doc string) (bool,
 }
 
 func (m *Mongo) find(ctx context.Context, filter bson.D, opts *options.FindOptionsBuilder) ([]activity.Record, error) {
-	var optList []options.Lister[options.FindOptions]
-	if opts != nil {
-		optList = append(optList, opts)
-	}
-	cur, err := m.coll.Find(ctx, filter, optList...)
-	if err != nil {
-		return nil, fmt.Errorf("find activities: %w", err)
-	}
-	var docs []activityDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read activities: %w", err)
-	}
-	out := make([]activity.Record, len(docs))
-	for i, d := range docs {
-		out[i] = d.record()
-	}
-	return out, nil
+	return mongodb.FindAll(ctx, m.coll, filter, opts, "activities", activityDoc.record)
 }

@@ -7,22 +7,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 	"github.com/opencollab/backend/svc-activity/internal/store"
 )
 
 func newStore(t *testing.T) *store.Mongo {
-	t.Helper()
-	s := store.NewMongo(testenv.Mongo(t))
-	if err := s.EnsureIndexes(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	// A second run must be a no-op (every start-up runs it).
-	if err := s.EnsureIndexes(context.Background()); err != nil {
-		t.Fatalf("EnsureIndexes twice: %v", err)
-	}
-	return s
+	return servicetest.Indexed(t, store.NewMongo(testenv.Mongo(t)))
 }
 
 // rec is a minimal valid record of org o1, document d1.

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/opencollab/backend/pkg/mongodb"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 )
 
@@ -47,19 +48,11 @@ func filterDoc(ws string, f activity.Filter) bson.D {
 // in (timestamp, id) order, so the database seeks instead of skipping.
 func (m *Mongo) List(ctx context.Context, ws string, q activity.ListQuery) ([]activity.Record, error) {
 	filter := filterDoc(ws, q.Filter)
-	dir, past := 1, "$gt"
-	if q.Desc {
-		dir, past = -1, "$lt"
-	}
+	order := mongodb.Keyset{Field: "timestamp", IDField: "id", Desc: q.Desc}
 	if c := q.After; c != nil {
-		filter = append(filter, bson.E{Key: "$or", Value: bson.A{
-			bson.M{"timestamp": bson.M{past: c.Timestamp}},
-			bson.M{"timestamp": c.Timestamp, "id": bson.M{past: c.ID}},
-		}})
+		filter = append(filter, bson.E{Key: "$or", Value: order.After(c.Timestamp, c.ID)})
 	}
-	return m.find(ctx, filter, options.Find().
-		SetSort(bson.D{{Key: "timestamp", Value: dir}, {Key: "id", Value: dir}}).
-		SetLimit(int64(q.Limit)))
+	return m.find(ctx, filter, options.Find().SetSort(order.Sort()).SetLimit(int64(q.Limit)))
 }
 
 // ApplyPatches implements activity.Store: one bulk write of $set/$unset

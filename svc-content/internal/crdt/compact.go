@@ -25,8 +25,14 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	c, err := s.loadCurrent(ctx, ws, ed)
 	if errors.Is(err, ErrNotFound) {
 		return nil // log entries without a state: the editor was moved (migration) or never created
-	} else if err != nil || len(c.log) == 0 {
+	} else if err != nil {
 		return err
+	}
+	if len(c.log) == 0 {
+		if c.state.keyedLog && c.state.logFrom <= c.state.LogSeq { // a crashed compaction's leftovers
+			return s.store.DeleteLog(ctx, ws, c.state, nil)
+		}
+		return nil
 	}
 	d, err := loadDoc(c.state.Update, c.log)
 	if err != nil {
@@ -43,17 +49,16 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 		next.Data = nil // read at get rather than over the store's document limit
 	}
 	next.Version++
+	for _, e := range c.log {
+		next.LogSeq = max(next.LogSeq, e.Seq)
+	}
 	switch err := s.store.InsertState(ctx, ws, next); {
 	case errors.Is(err, ErrExists):
 		return nil // another compaction stored this version; ours stay logged
 	case err != nil:
 		return err
 	}
-	ids := make([]string, len(c.log))
-	for i, e := range c.log {
-		ids[i] = e.ID
-	}
-	if err := s.store.DeleteLog(ctx, ws, ids); err != nil {
+	if err := s.store.DeleteLog(ctx, ws, next, c.log); err != nil {
 		return fmt.Errorf("crdt: drop merged log of %s: %w", ed.EditorID, err)
 	}
 	s.store.PruneStates(ctx, ws, next)

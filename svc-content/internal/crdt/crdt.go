@@ -63,6 +63,12 @@ type State struct {
 	Version       int64           // 1 when created, +1 per compaction
 	LastUpdate    time.Time
 	LastUpdatedBy string // empty: unknown
+	// LogSeq is the highest log sequence merged into the state; keyedLog
+	// is false for states that may have log entries of the previous
+	// writer (read by query).
+	LogSeq   int64
+	keyedLog bool
+	logFrom  int64 // the lowest log sequence that may still be stored
 }
 
 // tipTap reports whether the editor's XML follows the ProseMirror mapping.
@@ -74,6 +80,7 @@ func (s State) tipTap() bool {
 type LogEntry struct {
 	Editor
 	ID     string // the store's id, set by the store
+	Seq    int64  // the entry's place in the log (0: the previous writer's)
 	Update []byte
 	At     time.Time
 	UserID string
@@ -100,13 +107,16 @@ type Store interface {
 	// AppendLog inserts the entries (of any editors) in one round trip
 	// where the store can; errs[i] is entry i's error.
 	AppendLog(ctx context.Context, entries []WorkspaceEntry) (errs []error)
-	// FindLog returns the logged entries of the editor, oldest first.
-	FindLog(ctx context.Context, ws string, ed Editor) ([]LogEntry, error)
+	// FindCurrent returns the latest state of the editor and the entries
+	// logged after it, oldest first, as one snapshot: every entry missing
+	// from the log is in the state. ErrNotFound.
+	FindCurrent(ctx context.Context, ws string, ed Editor) (State, []LogEntry, error)
 	// FindDocumentLog returns the logged entries of every editor of the
 	// document, oldest first.
 	FindDocumentLog(ctx context.Context, ws, org, doc string) ([]LogEntry, error)
-	// DeleteLog removes entries by id.
-	DeleteLog(ctx context.Context, ws string, ids []string) error
+	// DeleteLog removes the editor's entries that merged (stored) holds:
+	// those of entries and every sequence from merged's logFrom on.
+	DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error
 
 	// MoveDocument re-keys every state and log entry of doc to newDoc.
 	MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error)

@@ -202,6 +202,13 @@ func TestMigrateAndHasData(t *testing.T) {
 	if err := svc.Update(ctx, "ws1", Editor{"org1", "new", "a"}, content("text", `"y"`), ""); err != nil {
 		t.Fatalf("update after migration: %v", err)
 	}
+	// The old id is free again: its editors' keys moved with the data.
+	if err := svc.Add(ctx, "ws1", Editor{"org1", "old", "a"}, content("text", `"again"`), ""); err != nil {
+		t.Fatalf("add at the old document id: %v", err)
+	}
+	if got, old := getData(t, svc, Editor{"org1", "new", "a"}), getData(t, svc, Editor{"org1", "old", "a"}); got != `"y"` || old != `"again"` {
+		t.Fatalf("after re-adding the old id: new %s, old %s", got, old)
+	}
 }
 
 // Concurrent updates all land: each is logged after the state, none

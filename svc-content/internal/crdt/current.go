@@ -15,15 +15,9 @@ type current struct {
 }
 
 // loadCurrent reads the editor's document; ErrNotFound when it has no
-// state. The log is read before the state: compaction stores a state
-// before it drops the entries it merged, so every entry missing from the
-// log read is in the state read after it.
+// state.
 func (s *Service) loadCurrent(ctx context.Context, ws string, ed Editor) (current, error) {
-	log, err := s.store.FindLog(ctx, ws, ed)
-	if err != nil {
-		return current{}, err
-	}
-	st, err := s.store.FindState(ctx, ws, ed)
+	st, log, err := s.store.FindCurrent(ctx, ws, ed)
 	if err != nil {
 		return current{}, err
 	}

@@ -80,7 +80,7 @@ func (s *Service) findCurrent(ctx context.Context, ws, org, doc, editorID string
 	}
 	docs := make([]current, len(states))
 	for i, st := range states {
-		docs[i] = current{state: st, log: byEditor[st.EditorID]}
+		docs[i] = current{state: st, log: unmerged(byEditor[st.EditorID], st)}
 	}
 	return docs, nil
 }

@@ -3,7 +3,6 @@ package crdt
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -33,21 +32,30 @@ import (
 // update, fields update and data) have this shape and load as they are.
 const stateCollection = "crdt_editors"
 
-// markerRetention is how long a replaced version keeps its slot. It must
+// markerRetention is how long a replaced version keeps its slot, counted
+// from its replacement (replacedAt). It must
 // stay well above compactTimeout plus the clock skew between replicas.
 const markerRetention = 10 * time.Minute
+
+// pruneSweepEvery: every this many versions, pruning sweeps all older
+// versions by query (markers past retention, contents a failed prune left).
+const pruneSweepEvery = 16
 
 type mongoStore struct {
 	states *mongo.Collection
 	log    *mongo.Collection
+	now    func() time.Time
+	locks  editorLocks
+	hints  hints
 }
 
 func newMongoStore(db *mongo.Database) *mongoStore {
-	return &mongoStore{states: db.Collection(stateCollection), log: db.Collection(logCollection)}
+	return &mongoStore{states: db.Collection(stateCollection), log: db.Collection(logCollection), now: time.Now}
 }
 
 // stateDoc is the stored shape of a State.
 type stateDoc struct {
+	ID             any     `bson:"_id,omitempty"` // stateSlot; ObjectID in records of the previous writer
 	WorkspaceID    string  `bson:"workspaceId"`
 	OrganizationID string  `bson:"organizationId"`
 	DocumentID     string  `bson:"documentId"`
@@ -66,6 +74,15 @@ type stateDoc struct {
 	LastUpdate    time.Time `bson:"lastUpdate"`
 	LastUpdatedBy *string   `bson:"lastUpdatedBy"`
 	SessionID     *string   `bson:"sessionId"`
+	// LogSeq is the highest log sequence merged into this state; KeyedLog
+	// marks states whose editor's log is keyed (logkeys.go): a state
+	// without it may have entries of the previous writer's log.
+	LogSeq   int64 `bson:"logSeq,omitempty"`
+	KeyedLog bool  `bson:"keyedLog,omitempty"`
+	// LogFrom is the lowest log sequence that may still be stored (those
+	// below it are deleted): a compaction deletes from there up to LogSeq,
+	// so it also deletes what a crashed compaction left.
+	LogFrom int64 `bson:"logFrom,omitempty"`
 }
 
 func (s *mongoStore) EnsureIndexes(ctx context.Context) error {
@@ -97,14 +114,20 @@ func editorFilter(ws string, ed Editor) bson.D {
 }
 
 func (s *mongoStore) InsertState(ctx context.Context, ws string, st State) error {
-	_, err := s.states.InsertOne(ctx, toStateDoc(ws, st))
+	key := editorKey(ws, st.Editor)
+	d := toStateDoc(ws, st)
+	d.ID, d.KeyedLog = stateSlot(key, st.Version), true
+	_, err := s.states.InsertOne(ctx, d)
 	if mongodb.IsDuplicateKey(err) {
 		return ErrExists
+	} else if err != nil {
+		return err
 	}
-	return err
+	s.sawVersion(key, st)
+	return nil
 }
 
-func (s *mongoStore) FindState(ctx context.Context, ws string, ed Editor) (State, error) {
+func (s *mongoStore) queryState(ctx context.Context, ws string, ed Editor) (State, error) {
 	var d stateDoc
 	latest := options.FindOne().SetSort(bson.D{{Key: "version", Value: -1}})
 	err := s.states.FindOne(ctx, editorFilter(ws, ed), latest).Decode(&d)
@@ -141,21 +164,37 @@ func (s *mongoStore) FindDocumentStates(ctx context.Context, ws, org, doc string
 // markers past their retention (but version 1's). What stays is ignored
 // by reads and pruned by the next compaction.
 func (s *mongoStore) PruneStates(ctx context.Context, ws string, st State) {
+	now := s.now()
+	toMarker := bson.D{
+		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}, {Key: "replacedAt", Value: now}}},
+		{Key: "$unset", Value: bson.D{{Key: "data", Value: ""}, {Key: "update", Value: ""}, {Key: "yjs", Value: ""}}},
+	}
+	// Usually only the version just replaced holds content: cut it by _id
+	// (an index seek on FerretDB), and sweep by query (a scan there) every
+	// pruneSweepEvery versions, or when it was not keyed.
+	prev := bson.D{{Key: "_id", Value: stateSlot(editorKey(ws, st.Editor), st.Version-1)}}
+	res, err := s.states.UpdateOne(ctx, prev, toMarker)
+	if err == nil && res.MatchedCount == 1 && st.Version%pruneSweepEvery != 0 {
+		return
+	}
 	editor := editorFilter(ws, st.Editor)
 	older := append(editor,
 		bson.E{Key: "version", Value: bson.D{{Key: "$lt", Value: st.Version}}},
 		bson.E{Key: "marker", Value: bson.D{{Key: "$ne", Value: true}}})
-	toMarker := bson.D{
-		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}}},
-		{Key: "$unset", Value: bson.D{{Key: "data", Value: ""}, {Key: "update", Value: ""}, {Key: "yjs", Value: ""}}},
-	}
 	if _, err := s.states.UpdateMany(ctx, older, toMarker); err != nil {
 		slog.WarnContext(ctx, "crdt: cutting old states to markers failed", "editorId", st.EditorID, "error", err)
 	}
 	expired := append(editor,
 		bson.E{Key: "version", Value: bson.D{{Key: "$gt", Value: 1}, {Key: "$lt", Value: st.Version}}},
 		bson.E{Key: "marker", Value: true},
-		bson.E{Key: "lastUpdate", Value: bson.D{{Key: "$lt", Value: st.LastUpdate.Add(-markerRetention)}}})
+		bson.E{Key: "$or", Value: bson.A{
+			bson.D{{Key: "replacedAt", Value: bson.D{{Key: "$lt", Value: now.Add(-markerRetention)}}}},
+			// markers of the previous writer: replaced at an unknown time
+			bson.D{
+				{Key: "replacedAt", Value: bson.D{{Key: "$exists", Value: false}}},
+				{Key: "lastUpdate", Value: bson.D{{Key: "$lt", Value: st.LastUpdate.Add(-markerRetention)}}},
+			},
+		}})
 	if _, err := s.states.DeleteMany(ctx, expired); err != nil {
 		slog.WarnContext(ctx, "crdt: deleting expired markers failed", "editorId", st.EditorID, "error", err)
 	}
@@ -190,21 +229,6 @@ func (s *mongoStore) StateSizes(ctx context.Context, eds []WorkspaceEditor) (map
 	return sizes, nil
 }
 
-func (s *mongoStore) MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error) {
-	moveTo := bson.D{{Key: "$set", Value: bson.D{{Key: "documentId", Value: newDoc}}}}
-	res, err := s.states.UpdateMany(ctx, documentFilter(ws, org, doc), moveTo)
-	if mongodb.IsDuplicateKey(err) {
-		return 0, fmt.Errorf("crdt: document %s already has data for an editor id of %s: %w", newDoc, doc, err)
-	}
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.log.UpdateMany(ctx, documentFilter(ws, org, doc), moveTo); err != nil {
-		return 0, err
-	}
-	return res.ModifiedCount, nil
-}
-
 func (s *mongoStore) HasDocument(ctx context.Context, ws, org, doc string) (bool, error) {
 	err := s.states.FindOne(ctx, documentFilter(ws, org, doc), options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
 	if errors.Is(err, mongo.ErrNoDocuments) {
@@ -217,7 +241,7 @@ func toStateDoc(ws string, st State) stateDoc {
 	d := stateDoc{
 		WorkspaceID: ws, OrganizationID: st.OrganizationID, DocumentID: st.DocumentID, EditorID: st.EditorID,
 		Type: st.Type, ContentKey: st.ContentKey, ProseMirror: st.ProseMirror, Update: st.Update,
-		Size: int64(len(st.Update)), Version: st.Version, LastUpdate: st.LastUpdate, LastUpdatedBy: optional(st.LastUpdatedBy),
+		Size: int64(len(st.Update)), Version: st.Version, LogSeq: st.LogSeq, LogFrom: st.logFrom, LastUpdate: st.LastUpdate, LastUpdatedBy: optional(st.LastUpdatedBy),
 	}
 	if st.Data != nil {
 		data := string(st.Data)
@@ -230,7 +254,7 @@ func fromStateDoc(d stateDoc) State {
 	st := State{
 		Editor: Editor{d.OrganizationID, d.DocumentID, d.EditorID},
 		Type:   d.Type, ContentKey: d.ContentKey, ProseMirror: d.ProseMirror, Update: d.Update,
-		Version: d.Version, LastUpdate: d.LastUpdate.UTC(),
+		Version: d.Version, LastUpdate: d.LastUpdate.UTC(), LogSeq: d.LogSeq, keyedLog: d.KeyedLog, logFrom: max(d.LogFrom, 1),
 	}
 	if d.Data != nil && d.Rendered {
 		st.Data = []byte(*d.Data)

@@ -33,11 +33,11 @@ func (s *countingStore) StateSizes(ctx context.Context, eds []WorkspaceEditor) (
 	return s.Store.StateSizes(ctx, eds)
 }
 
-func (s *countingStore) DeleteLog(ctx context.Context, ws string, ids []string) error {
+func (s *countingStore) DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error {
 	if s.failDelete.Load() {
 		return errors.New("crash")
 	}
-	return s.Store.DeleteLog(ctx, ws, ids)
+	return s.Store.DeleteLog(ctx, ws, merged, entries)
 }
 
 func newCountingService(t *testing.T, settings Settings) (*Service, *countingStore) {
@@ -51,7 +51,7 @@ func newCountingService(t *testing.T, settings Settings) (*Service, *countingSto
 
 // textEdit is a client's update inserting s at the end of the text at key
 // of a document holding state.
-func textEdit(t *testing.T, state []byte, key, s string, client uint64) []byte {
+func textEdit(t testing.TB, state []byte, key, s string, client uint64) []byte {
 	t.Helper()
 	d := yjs.NewDoc(client)
 	if state != nil {
@@ -166,17 +166,17 @@ func TestCompactionIsCrashSafe(t *testing.T) {
 		t.Fatal("compaction with a failing log delete reported success")
 	}
 	cs.failDelete.Store(false)
-	st, _ := svc.store.FindState(ctx, "ws1", ed)
-	log, _ := svc.store.FindLog(ctx, "ws1", ed)
-	if st.Version != 2 || len(log) != 3 || getData(t, svc, ed) != `"abcd"` {
-		t.Fatalf("after the crash: version %d, %d logged, data %s", st.Version, len(log), getData(t, svc, ed))
+	st, log, _ := svc.store.FindCurrent(ctx, "ws1", ed)
+	left, _ := svc.store.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
+	if st.Version != 2 || len(log) != 0 || len(left) != 3 || getData(t, svc, ed) != `"abcd"` {
+		t.Fatalf("after the crash: version %d, %d unmerged, %d left, data %s", st.Version, len(log), len(left), getData(t, svc, ed))
 	}
 	if err := svc.Compact(ctx, "ws1", ed); err != nil {
 		t.Fatal(err)
 	}
-	st, _ = svc.store.FindState(ctx, "ws1", ed)
-	log, _ = svc.store.FindLog(ctx, "ws1", ed)
-	if st.Version != 3 || len(log) != 0 || string(st.Data) != `"abcd"` || getData(t, svc, ed) != `"abcd"` {
+	st, log, _ = svc.store.FindCurrent(ctx, "ws1", ed)
+	left, _ = svc.store.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
+	if st.Version != 2 || len(log) != 0 || len(left) != 0 || string(st.Data) != `"abcd"` || getData(t, svc, ed) != `"abcd"` {
 		t.Fatalf("after compaction: version %d, %d logged, state data %s", st.Version, len(log), st.Data)
 	}
 }

@@ -101,7 +101,7 @@ func TestBinaryUpdateRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want INVALID_ARGUMENT with %q", name, err, c.inMsg)
 		}
 	}
-	if log, _ := svc.store.FindLog(ctx, "ws1", ed); len(log) != 0 || getData(t, svc, ed) != `"x"` {
+	if _, log, _ := svc.store.FindCurrent(ctx, "ws1", ed); len(log) != 0 || getData(t, svc, ed) != `"x"` {
 		t.Fatalf("refused updates stored %d entries; data %s", len(log), getData(t, svc, ed))
 	}
 }

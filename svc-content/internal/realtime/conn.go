@@ -21,9 +21,10 @@ type conn struct {
 
 	mu      sync.Mutex
 	queue   [][]byte
-	queued  int  // bytes in queue and in the write under way
-	writing bool // a flush goroutine runs
-	closing bool // no more sends; the close frame follows the queue
+	spare   [][]byte // the previous flush's batch, emptied: the next queue
+	queued  int      // bytes in queue and in the write under way
+	writing bool     // a flush goroutine runs
+	closing bool     // no more sends; the close frame follows the queue
 	code    int
 	reason  string
 
@@ -70,7 +71,7 @@ func (c *conn) flush() {
 	for {
 		c.mu.Lock()
 		batch := c.queue
-		c.queue = nil
+		c.queue, c.spare = c.spare, nil
 		if len(batch) == 0 {
 			c.writing = false
 			closing, code, reason := c.closing, c.code, c.reason
@@ -93,11 +94,19 @@ func (c *conn) flush() {
 			c.abort()
 			return
 		}
+		clear(batch) // the messages are shared with other members: drop the references
 		c.mu.Lock()
 		c.queued -= n
+		if c.spare == nil && cap(batch) <= maxSpareQueue {
+			c.spare = batch[:0]
+		}
 		c.mu.Unlock()
 	}
 }
+
+// maxSpareQueue bounds the queue slice kept for reuse, so one burst does
+// not pin a large array per connection.
+const maxSpareQueue = 8
 
 // write frames b; the frames of one flush go out in as few system calls
 // as batchFlushAt allows.

@@ -132,19 +132,11 @@ func (s *Judgments) FindByIDs(ctx context.Context, ws string, ids []string) ([]m
 // (createdAt, recordId) order, so the database seeks instead of skipping.
 func (s *Judgments) List(ctx context.Context, ws string, q memory.ListQuery) ([]memory.Stored, error) {
 	filter := filterDoc(ws, q.Filter)
-	dir, past := 1, "$gt"
-	if q.Desc {
-		dir, past = -1, "$lt"
-	}
+	order := mongodb.Keyset{Field: "createdAt", IDField: "recordId", Desc: q.Desc}
 	if c := q.After; c != nil {
-		filter = append(filter, bson.E{Key: "$or", Value: bson.A{
-			bson.M{"createdAt": bson.M{past: c.CreatedAt}},
-			bson.M{"createdAt": c.CreatedAt, "recordId": bson.M{past: c.RecordID}},
-		}})
+		filter = append(filter, bson.E{Key: "$or", Value: order.After(c.CreatedAt, c.RecordID)})
 	}
-	return s.find(ctx, filter, options.Find().
-		SetSort(bson.D{{Key: "createdAt", Value: dir}, {Key: "recordId", Value: dir}}).
-		SetLimit(int64(q.Limit)))
+	return s.find(ctx, filter, options.Find().SetSort(order.Sort()).SetLimit(int64(q.Limit)))
 }
 
 // Count implements memory.Store.
@@ -243,23 +235,7 @@ func (s *Judgments) MarkUnindexed(ctx context.Context, since int64) error {
 }
 
 func (s *Judgments) find(ctx context.Context, filter bson.D, opts *options.FindOptionsBuilder) ([]memory.Stored, error) {
-	var optList []options.Lister[options.FindOptions]
-	if opts != nil {
-		optList = append(optList, opts)
-	}
-	cur, err := s.coll.Find(ctx, filter, optList...)
-	if err != nil {
-		return nil, fmt.Errorf("find judgments: %w", err)
-	}
-	var docs []judgmentDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read judgments: %w", err)
-	}
-	out := make([]memory.Stored, len(docs))
-	for i, d := range docs {
-		out[i] = d.stored()
-	}
-	return out, nil
+	return mongodb.FindAll(ctx, s.coll, filter, opts, "judgments", judgmentDoc.stored)
 }
 
 // ReviewedBy implements memory.Store.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/pagetoken"
 )
 
 // Tab is a view of a user's notifications.
@@ -67,7 +68,7 @@ func (s *Service) Get(ctx context.Context, ws string, q GetQuery) (Page, error) 
 		OrganizationID: q.OrganizationID, DocumentID: q.DocumentID, LocationID: q.LocationID, IDs: q.IDs,
 		UserID: q.UserID, Tab: q.tab(), Ascending: q.Ascending,
 	})
-	after, err := s.loadPageToken(ctx, ws, key, q.PageToken)
+	after, err := pagetoken.LoadCursor[Cursor](ctx, s.pages, ws, key, q.PageToken)
 	if err != nil {
 		return Page{}, err
 	}
@@ -83,7 +84,7 @@ func (s *Service) Get(ctx context.Context, ws string, q GetQuery) (Page, error) 
 	page := Page{}
 	if len(ns) > size {
 		ns = ns[:size]
-		if page.NextPageToken, err = s.savePageToken(ctx, ws, key, ns[size-1]); err != nil {
+		if page.NextPageToken, err = pagetoken.SaveCursor(ctx, s.pages, ws, key, Cursor{Timestamp: ns[size-1].Timestamp, ID: ns[size-1].ID}); err != nil {
 			return Page{}, err
 		}
 	}

@@ -1,10 +1,8 @@
 package notify
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/pagetoken"
@@ -18,31 +16,6 @@ const (
 	// returns the newest (or oldest, in ascending order) this many.
 	UnpagedLimit = 1000
 )
-
-// loadPageToken resolves a page token of the query key; nil for "".
-func (s *Service) loadPageToken(ctx context.Context, ws, key, token string) (*Cursor, error) {
-	if token == "" {
-		return nil, nil
-	}
-	raw, err := s.pages.Load(ctx, ws, key, token)
-	if err != nil {
-		return nil, err
-	}
-	var c Cursor
-	if err := json.Unmarshal([]byte(raw), &c); err != nil {
-		return nil, api.Errorf(api.InvalidArgument, "pageToken is malformed; start again without a pageToken")
-	}
-	return &c, nil
-}
-
-// savePageToken stores the cursor after last and returns its token.
-func (s *Service) savePageToken(ctx context.Context, ws, key string, last Notification) (string, error) {
-	b, err := json.Marshal(Cursor{Timestamp: last.Timestamp, ID: last.ID})
-	if err != nil {
-		return "", fmt.Errorf("encode cursor: %w", err)
-	}
-	return s.pages.Save(ctx, ws, key, string(b))
-}
 
 // queryKey binds page tokens to one operation and filter.
 func queryKey(op string, filter any) string { return pagetoken.QueryKey(op, filter) }

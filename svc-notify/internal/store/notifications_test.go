@@ -8,22 +8,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-notify/internal/notify"
 	"github.com/opencollab/backend/svc-notify/internal/store"
 )
 
 func newStore(t *testing.T) *store.Mongo {
-	t.Helper()
-	s := store.NewMongo(testenv.Mongo(t))
-	if err := s.EnsureIndexes(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	// A second run must be a no-op (every start-up runs it).
-	if err := s.EnsureIndexes(context.Background()); err != nil {
-		t.Fatalf("EnsureIndexes twice: %v", err)
-	}
-	return s
+	return servicetest.Indexed(t, store.NewMongo(testenv.Mongo(t)))
 }
 
 func user(id string) notify.User {

@@ -7,22 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/pkg/service/servicetest"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-workspace/internal/store"
 	"github.com/opencollab/backend/svc-workspace/internal/workspace"
 )
 
 func newStore(t *testing.T) *store.Mongo {
-	t.Helper()
-	s := store.NewMongo(testenv.Mongo(t))
-	if err := s.EnsureIndexes(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	// A second run must be a no-op (every start-up runs it).
-	if err := s.EnsureIndexes(context.Background()); err != nil {
-		t.Fatalf("EnsureIndexes twice: %v", err)
-	}
-	return s
+	return servicetest.Indexed(t, store.NewMongo(testenv.Mongo(t)))
 }
 
 func TestWorkspaces(t *testing.T) {

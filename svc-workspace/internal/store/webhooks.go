@@ -135,31 +135,15 @@ func (m *Mongo) EndpointByID(ctx context.Context, workspaceID, id string) (webho
 // neither gaps nor repeats.
 func (m *Mongo) ListEndpoints(ctx context.Context, workspaceID string, q webhook.EndpointQuery) ([]webhook.Endpoint, error) {
 	filter := bson.M{"workspaceId": workspaceID}
-	dir, op, at := 1, "$gt", q.After
+	order, at := mongodb.Keyset{Field: "createdAt", IDField: "_id"}, q.After
 	if q.Before != nil {
-		dir, op, at = -1, "$lt", q.Before
+		order.Desc, at = true, q.Before
 	}
 	if at != nil {
-		filter["$or"] = bson.A{
-			bson.M{"createdAt": bson.M{op: at.CreatedAt}},
-			bson.M{"createdAt": at.CreatedAt, "_id": bson.M{op: at.ID}},
-		}
+		filter["$or"] = order.After(at.CreatedAt, at.ID)
 	}
-	cur, err := m.endpoints().Find(ctx, filter, options.Find().
-		SetSort(bson.D{{Key: "createdAt", Value: dir}, {Key: "_id", Value: dir}}).
-		SetLimit(int64(q.Limit)))
-	if err != nil {
-		return nil, fmt.Errorf("find endpoints: %w", err)
-	}
-	var docs []endpointDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("read endpoints: %w", err)
-	}
-	out := make([]webhook.Endpoint, len(docs))
-	for i, d := range docs {
-		out[i] = d.toEndpoint()
-	}
-	return out, nil
+	return mongodb.FindAll(ctx, m.endpoints(), filter, options.Find().SetSort(order.Sort()).SetLimit(int64(q.Limit)),
+		"endpoints", endpointDoc.toEndpoint)
 }
 
 // ActiveEndpoints implements webhook.EndpointStore.

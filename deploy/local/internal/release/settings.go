@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/opencollab/backend/pkg/service"
 )
 
 // Binaries are the programs with settings: directory, config type.
@@ -45,8 +47,24 @@ func SettingsOf(dir string) ([]Setting, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no Config struct", dir)
 	}
+	// A service's Config embeds service.Base, the settings every service
+	// has (a package outside the repository has no frame to embed).
+	if root, err := RepoRoot(dir); err == nil {
+		frame, err := packageStructs(filepath.Join(root, "pkg", "service"))
+		if err != nil {
+			return nil, err
+		}
+		for name, st := range frame {
+			structs["service."+name] = st
+		}
+	}
 	var out []Setting
 	collectSettings(cfg, structs, &out)
+	for i := range out {
+		if out[i].Name == "MONGO_DB" && out[i].Default == "" {
+			out[i].Default = service.DefaultDatabase(filepath.Base(dir))
+		}
+	}
 	return out, nil
 }
 
@@ -85,8 +103,8 @@ func collectSettings(st *ast.StructType, structs map[string]*ast.StructType, out
 		}
 		env := reflect.StructTag(tag).Get("env")
 		if env == "" {
-			if id, ok := f.Type.(*ast.Ident); ok && structs[id.Name] != nil {
-				collectSettings(structs[id.Name], structs, out)
+			if nested := structs[typeName(f.Type)]; nested != nil {
+				collectSettings(nested, structs, out)
 			}
 			continue
 		}
@@ -101,6 +119,19 @@ func collectSettings(st *ast.StructType, structs map[string]*ast.StructType, out
 		}
 		*out = append(*out, s)
 	}
+}
+
+// typeName is "T" or "pkg.T" for a field of that type.
+func typeName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.SelectorExpr:
+		if x, ok := t.X.(*ast.Ident); ok {
+			return x.Name + "." + t.Sel.Name
+		}
+	}
+	return ""
 }
 
 // commonMeaning describes the settings every service has, whose fields

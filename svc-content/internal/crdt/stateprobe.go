@@ -1,0 +1,70 @@
+package crdt
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/opencollab/backend/pkg/mongodb"
+)
+
+// sawVersion remembers st as the editor's latest state.
+func (s *mongoStore) sawVersion(key string, st State) {
+	at := s.now()
+	s.hints.update(key, func(h *logHint) {
+		if st.Version >= h.version {
+			h.version, h.merged, h.at = st.Version, st.LogSeq, at
+		}
+	})
+}
+
+// FindState returns the latest state: probed by _id from the version this
+// replica saw last, else found by a query (which scans on FerretDB).
+func (s *mongoStore) FindState(ctx context.Context, ws string, ed Editor) (State, error) {
+	key := editorKey(ws, ed)
+	if h, ok := s.hints.get(key); ok && h.fresh(s.now()) {
+		st, found, err := s.probeStates(ctx, key, h.version)
+		if err != nil || found {
+			return st, err
+		}
+	}
+	st, err := s.queryState(ctx, ws, ed)
+	if err == nil {
+		s.sawVersion(key, st)
+	}
+	return st, err
+}
+
+// probeStates reads version v and the versions after it until one is
+// missing; found is false when v is missing or the last one found is a
+// marker (the hint was stale: ask the query).
+func (s *mongoStore) probeStates(ctx context.Context, key string, v int64) (State, bool, error) {
+	var last *stateDoc
+	for ; ; v++ {
+		var d stateDoc
+		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, v)}}).Decode(&d)
+		if mongodb.IsNotFound(err) {
+			break
+		} else if err != nil {
+			return State{}, false, err
+		}
+		last = &d
+	}
+	if last == nil || last.Marker {
+		return State{}, false, nil
+	}
+	st := fromStateDoc(*last)
+	s.sawVersion(key, st)
+	return st, true, nil
+}
+
+// hasState reports whether the editor has version v.
+func (s *mongoStore) hasState(ctx context.Context, key string, v int64) (bool, error) {
+	err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, v)}},
+		options.FindOne().SetProjection(bson.D{{Key: "_id", Value: 1}})).Err()
+	if mongodb.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
