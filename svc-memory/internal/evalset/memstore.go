@@ -137,3 +137,7 @@ func (m *memStore) ReviewedBy(_ context.Context, ws string, userIDs []string) ([
 	}
 	return out, nil
 }
+
+func (m *memStore) MarkReviewersErased(context.Context, string, []string, int64) error { return nil }
+
+func (m *memStore) ReviewerErasedAt(context.Context, string, string) (int64, error) { return 0, nil }

@@ -11,7 +11,7 @@ import (
 )
 
 // reviewers is a Store holding record id → reviewer of one workspace;
-// the erasure needs only these two methods (the embedded nil Store panics
+// the erasure needs only these methods (the embedded nil Store panics
 // on any other).
 type reviewers struct {
 	memory.Store
@@ -29,6 +29,8 @@ func (r *reviewers) ReviewedBy(_ context.Context, ws string, users []string) ([]
 	slices.Sort(out)
 	return out, nil
 }
+
+func (r *reviewers) MarkReviewersErased(context.Context, string, []string, int64) error { return nil }
 
 func (r *reviewers) DeleteJudgment(_ context.Context, ws, id string, _ int64) (bool, error) {
 	_, ok := r.recs[id]

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 
 	"github.com/opencollab/backend/pkg/events"
@@ -55,10 +56,22 @@ func (s *Service) HandleEvent(ctx context.Context, ev events.Event) error {
 }
 
 // ingest saves j and indexes it.
+// A judgment of an erased reviewer is not saved; when the erasure ran
+// while it was being saved (it lists the judgments after recording
+// itself), the check after saving deletes it again.
 func (s *Service) ingest(ctx context.Context, ws string, j judgment.Judgment, sourceAt int64) error {
+	if erased, err := s.erasedReviewer(ctx, ws, j, sourceAt); err != nil || erased {
+		return err
+	}
 	rev, saved, err := s.Store.SaveJudgment(ctx, ws, j, sourceAt)
 	if err != nil || !saved {
 		return err
+	}
+	if erased, err := s.erasedReviewer(ctx, ws, j, sourceAt); err != nil || erased {
+		if err != nil {
+			return err
+		}
+		return s.forget(ctx, ws, j.RecordID, math.MaxInt64)
 	}
 	stored := Stored{Judgment: j, WorkspaceID: ws, Rev: rev}
 	if err := s.index(ctx, []Stored{stored}); err != nil {

@@ -89,6 +89,10 @@ type Store interface {
 	// ReviewedBy lists the record ids of ws's judgments whose reviewer is
 	// one of userIDs (GDPR erasure).
 	ReviewedBy(ctx context.Context, ws string, userIDs []string) ([]string, error)
+	// MarkReviewersErased records that userIDs were erased from ws at
+	// (epoch ms); ReviewerErasedAt reads it back (0: never).
+	MarkReviewersErased(ctx context.Context, ws string, userIDs []string, at int64) error
+	ReviewerErasedAt(ctx context.Context, ws, userID string) (int64, error)
 
 	// Unindexed returns up to limit judgments of any workspace not marked
 	// indexed.
