@@ -2,9 +2,7 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -32,9 +30,8 @@ func checkInbound(kind string) error {
 // Inbound is the gateway's listening socket and the server that will
 // serve it.
 type Inbound struct {
-	kind   string
-	stdlib *server.Server
-	ln     net.Listener
+	kind string
+	srv  *server.Server
 }
 
 // ListenInbound binds addr for the server kind (a Config.HTTPServer value;
@@ -43,50 +40,28 @@ func ListenInbound(kind, addr string) (*Inbound, error) {
 	if err := checkInbound(kind); err != nil {
 		return nil, err
 	}
-	if kind == InboundNetHTTP {
-		s, err := server.Listen(addr)
-		return &Inbound{kind: InboundNetHTTP, stdlib: s}, err
-	}
-	ln, err := net.Listen("tcp", addr)
+	s, err := server.Listen(addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, err
 	}
-	return &Inbound{kind: InboundH1, ln: ln}, nil
+	if kind == "" {
+		kind = InboundH1
+	}
+	return &Inbound{kind: kind, srv: s}, nil
 }
 
 // Addr is the bound address.
-func (i *Inbound) Addr() string {
-	if i.stdlib != nil {
-		return i.stdlib.Addr()
-	}
-	return i.ln.Addr().String()
-}
+func (i *Inbound) Addr() string { return i.srv.Addr() }
 
 // Serve serves h until ctx ends, then drains in-flight requests within
-// 10 s, with the limits pkg/server gives net/http.
+// 10 s (pkg/server), h1 with the limits pkg/server gives net/http.
 func (i *Inbound) Serve(ctx context.Context, h http.Handler) error {
-	if i.stdlib != nil {
-		return i.stdlib.Serve(ctx, h)
+	if i.kind == InboundNetHTTP {
+		return i.srv.Serve(ctx, h)
 	}
 	srv := newH1Server(h)
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(i.ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	slog.InfoContext(ctx, "shutting down", "addr", i.Addr())
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
-	}
-	return nil
+	return i.srv.Run(ctx, srv)
 }
 
 func newH1Server(h http.Handler) *h1.Server {

@@ -38,10 +38,10 @@ func (s *Server) URL() string { return "http://" + s.Addr() }
 // SetShutdownTimeout changes how long Serve waits for in-flight requests.
 func (s *Server) SetShutdownTimeout(d time.Duration) { s.shutdownTimeout = d }
 
-// Serve serves h until ctx is done, then shuts down gracefully. It returns
-// nil after a clean shutdown.
+// Serve serves h with net/http until ctx is done, then shuts down
+// gracefully. It returns nil after a clean shutdown.
 func (s *Server) Serve(ctx context.Context, h http.Handler) error {
-	srv := &http.Server{
+	return s.Run(ctx, &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
@@ -49,7 +49,20 @@ func (s *Server) Serve(ctx context.Context, h http.Handler) error {
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
+	})
+}
+
+// Runner is an HTTP server Run can drive: net/http's, or another with the
+// same Serve/Shutdown contract (the gateway's lean inbound server).
+type Runner interface {
+	Serve(net.Listener) error
+	Shutdown(context.Context) error
+}
+
+// Run serves the listener with srv until ctx is done, then drains
+// in-flight requests within the shutdown timeout. It returns nil after a
+// clean shutdown.
+func (s *Server) Run(ctx context.Context, srv Runner) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(s.ln) }()
 
