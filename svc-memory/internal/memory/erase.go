@@ -17,7 +17,7 @@ import (
 //
 // The erasure is recorded first: an activity event from before it that
 // arrives later (a relay backlog, a redelivery) is then not made into a
-// judgment again (ingest checks before and after saving).
+// judgment again (ingest checks after saving).
 func (s *Service) EraseReviewers(ctx context.Context, ws string, userIDs []string) (int64, error) {
 	if err := s.Store.MarkReviewersErased(ctx, ws, userIDs, time.Now().UnixMilli()); err != nil {
 		return 0, err

@@ -56,13 +56,12 @@ func (s *Service) HandleEvent(ctx context.Context, ev events.Event) error {
 }
 
 // ingest saves j and indexes it.
-// A judgment of an erased reviewer is not saved; when the erasure ran
-// while it was being saved (it lists the judgments after recording
-// itself), the check after saving deletes it again.
+// A judgment of a reviewer erased after its event is deleted again right
+// after saving, before it is indexed: checking after the save (not
+// before) also catches an erasure that ran while it was being saved (the
+// erasure records itself before listing judgments), with one read per
+// event.
 func (s *Service) ingest(ctx context.Context, ws string, j judgment.Judgment, sourceAt int64) error {
-	if erased, err := s.erasedReviewer(ctx, ws, j, sourceAt); err != nil || erased {
-		return err
-	}
 	rev, saved, err := s.Store.SaveJudgment(ctx, ws, j, sourceAt)
 	if err != nil || !saved {
 		return err
