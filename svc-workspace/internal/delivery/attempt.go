@@ -58,6 +58,11 @@ func (s *Service) attempt(ctx context.Context, m messageDoc) error {
 	case target.Endpoint.Disabled:
 		return s.cancel(ctx, m, "endpoint disabled")
 	}
+	if erased, err := s.namesErased(ctx, m); err != nil {
+		return err
+	} else if erased {
+		return s.cancelErased(ctx, m)
+	}
 	if wait := s.limiter.take(m.EndpointID, target.Endpoint.RateLimit, time.Now()); wait > 0 {
 		return nil // still due; the dispatcher skips the endpoint until its next token
 	}

@@ -21,10 +21,16 @@ const erasedReason = "a user it names was erased"
 // id: userId, actionUser, from, notifyUsers, …) loses its payload, replaced by a redaction
 // notice, and the receiver's answers recorded for it are dropped; a
 // message still pending is cancelled, so the data is not sent after the
-// erasure. It returns the messages redacted and is idempotent.
+// erasure, nor is a message queued after it (erased.go). It returns the
+// messages redacted and is idempotent.
 func (s *Service) EraseUsers(ctx context.Context, ws string, userIDs []string) (int64, error) {
 	if len(userIDs) == 0 {
 		return 0, nil
+	}
+	// Recorded first: a message queued after the look below is caught by
+	// its attempt (namesErased).
+	if err := s.store.recordErased(ctx, ws, userIDs); err != nil {
+		return 0, err
 	}
 	pending, err := s.store.naming(ctx, s.store.queue, ws, userIDs)
 	if err != nil {

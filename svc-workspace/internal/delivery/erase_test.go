@@ -93,3 +93,45 @@ func TestEraseUsersRedactsWebhookPayloads(t *testing.T) {
 		}
 	}
 }
+
+// TestMessageQueuedAfterAnErasureIsNotSent: an event published just
+// before a user's erasure can be queued after the erasure looked for the
+// messages naming them. Its attempt finds the user erased and cancels it,
+// payload redacted, while a message naming another user is delivered.
+func TestMessageQueuedAfterAnErasureIsNotSent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, rdb := testenv.Mongo(t), testenv.Redis(t)
+	rcv := newReceiver(t)
+	targets := newFakeTargets()
+	targets.add("ws_1", webhook.Config{}, webhook.Endpoint{ID: "ep_up", URL: rcv.url("/up")})
+	r := start(t, db, rdb, targets, testOptions(t))
+
+	if n, err := r.svc.EraseUsers(ctx, "ws_1", []string{"u1"}); err != nil || n != 0 {
+		t.Fatalf("EraseUsers before any message: %d, %v", n, err)
+	}
+	ann, bob := activityRecord(), activityRecord()
+	bob["id"], bob["actionUser"] = "act_2", map[string]any{"userId": "bob", "name": "Bob"}
+	evs := publish(t, rdb, "ws_1", ann, bob)
+	annUp, bobUp := evs[0].ID+":ep_up", evs[1].ID+":ep_up"
+	waitFor(t, "bob's delivery and ann's cancellation", func() bool {
+		return messageStatus(t, db, bobUp) == "delivered" && messageStatus(t, db, annUp) == "cancelled"
+	})
+	for _, d := range rcv.deliveries() {
+		if strings.Contains(string(d.Body), "u1") || strings.Contains(string(d.Body), "Ada") {
+			t.Errorf("the erased user's data was sent: %s", d.Body)
+		}
+	}
+	var m struct {
+		Payload string `bson:"payload"`
+	}
+	if err := db.Collection("webhook_messages").FindOne(ctx, bson.M{"_id": annUp}).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(m.Payload, "u1") || !strings.Contains(m.Payload, "redacted") {
+		t.Errorf("the cancelled message keeps %s", m.Payload)
+	}
+	if q, _ := db.Collection("webhook_queue").CountDocuments(ctx, bson.M{"_id": annUp}); q != 0 {
+		t.Error("the cancelled message is still queued")
+	}
+}

@@ -21,6 +21,7 @@ const (
 	attemptsColl = "webhook_attempts"
 	outcomesColl = "webhook_attempt_outcomes"
 	healthColl   = "webhook_endpoint_health"
+	erasedColl   = "webhook_erased_users"
 )
 
 // Message states.
@@ -117,6 +118,7 @@ type store struct {
 	attempts *mongo.Collection
 	outcomes *mongo.Collection
 	health   *mongo.Collection
+	erased   *mongo.Collection
 }
 
 func newStore(db *mongo.Database) *store {
@@ -126,6 +128,7 @@ func newStore(db *mongo.Database) *store {
 		attempts: db.Collection(attemptsColl),
 		outcomes: db.Collection(outcomesColl),
 		health:   db.Collection(healthColl),
+		erased:   db.Collection(erasedColl),
 	}
 }
 
