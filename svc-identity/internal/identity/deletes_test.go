@@ -37,24 +37,20 @@ func (c *countingDeletes) DeleteOrganizations(ctx context.Context, ws string, id
 func TestDeleteDocumentsFailingPartWayIsCompletedByARetry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := store.New(testenv.Mongo(t))
-	if err := st.EnsureIndexes(ctx); err != nil {
-		t.Fatal(err)
-	}
-	pages := pagetoken.New(testenv.Redis(t), 0)
+	svc, st, _ := newService(t)
 	add := identity.AddDocumentsRequest{OrganizationID: "org", CreateOrganization: true}
 	var ids []string
 	for i := range 600 { // three chunks
 		ids = append(ids, fmt.Sprintf("d%03d", i))
 		add.Documents = append(add.Documents, identity.DocumentInput{ID: ids[i]})
 	}
-	if _, err := identity.NewService(st, pages, nil).AddDocuments(ctx, "ws", add); err != nil {
+	if _, err := svc.AddDocuments(ctx, "ws", add); err != nil {
 		t.Fatal(err)
 	}
 	request := append(ids, "ghost")
 
 	failing := &countingDeletes{Store: st, failAt: 2}
-	if _, err := identity.NewService(failing, pages, nil).DeleteDocuments(ctx, "ws", "org", request); err == nil {
+	if _, err := serviceOn(t, failing).DeleteDocuments(ctx, "ws", "org", request); err == nil {
 		t.Fatal("DeleteDocuments succeeded with a store failing part way")
 	}
 	if left := countDocuments(t, st, ids); left == 0 || left == len(ids) {
@@ -62,7 +58,7 @@ func TestDeleteDocumentsFailingPartWayIsCompletedByARetry(t *testing.T) {
 	}
 
 	counted := &countingDeletes{Store: st}
-	out, err := identity.NewService(counted, pages, nil).DeleteDocuments(ctx, "ws", "org", request)
+	out, err := serviceOn(t, counted).DeleteDocuments(ctx, "ws", "org", request)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +71,11 @@ func TestDeleteDocumentsFailingPartWayIsCompletedByARetry(t *testing.T) {
 	if left := countDocuments(t, st, ids); left != 0 {
 		t.Fatalf("%d documents left after the retry", left)
 	}
+}
+
+// serviceOn is a Service on st (a test double around a store).
+func serviceOn(t *testing.T, st identity.Store) *identity.Service {
+	return identity.NewService(st, pagetoken.New(testenv.Redis(t), 0), nil)
 }
 
 func countDocuments(t *testing.T, st *store.Store, ids []string) int {
@@ -90,10 +91,7 @@ func countDocuments(t *testing.T, st *store.Store, ids []string) int {
 func TestDeleteOrganizationsGoesInChunks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := store.New(testenv.Mongo(t))
-	if err := st.EnsureIndexes(ctx); err != nil {
-		t.Fatal(err)
-	}
+	_, st, _ := newService(t)
 	var ids []string
 	for i := range 260 { // two chunks
 		ids = append(ids, fmt.Sprintf("o%03d", i))
@@ -102,7 +100,7 @@ func TestDeleteOrganizationsGoesInChunks(t *testing.T) {
 		}
 	}
 	counted := &countingDeletes{Store: st}
-	out, err := identity.NewService(counted, pagetoken.New(testenv.Redis(t), 0), nil).DeleteOrganizations(ctx, "ws", append(ids, "ghost"))
+	out, err := serviceOn(t, counted).DeleteOrganizations(ctx, "ws", append(ids, "ghost"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,12 +37,19 @@ func seedDocuments(t *testing.T, s *store.Store, ws string, ids []string) {
 	}
 }
 
-func TestDeleteDocumentsScansABoundedNumberOfTimes(t *testing.T) {
-	t.Parallel()
+// storeWithDocuments is a recorded store with batchSize documents in ws1.
+func storeWithDocuments(t *testing.T) (*store.Store, *commandLog, []string) {
+	t.Helper()
 	s, log := newRecordedStore(t)
-	ctx := t.Context()
 	ids := numbered("d", batchSize)
 	seedDocuments(t, s, "ws1", ids)
+	return s, log, ids
+}
+
+func TestDeleteDocumentsScansABoundedNumberOfTimes(t *testing.T) {
+	t.Parallel()
+	s, log, ids := storeWithDocuments(t)
+	ctx := t.Context()
 	seedDocuments(t, s, "ws2", ids[:1])
 	var found []string
 	var err error
@@ -113,10 +120,8 @@ func TestDeleteOrganizationsScansEachCollectionOnce(t *testing.T) {
 
 func TestUpdateDocumentsWritesByIDInOneCommand(t *testing.T) {
 	t.Parallel()
-	s, log := newRecordedStore(t)
+	s, log, ids := storeWithDocuments(t)
 	ctx := t.Context()
-	ids := numbered("d", batchSize)
-	seedDocuments(t, s, "ws1", ids)
 	ins := make([]identity.DocumentInput, len(ids))
 	for i, id := range ids {
 		name := "Renamed " + id // a distinct change each
