@@ -15,3 +15,17 @@ func inChunks[T any](items []T, write func([]T) error) error {
 	}
 	return nil
 }
+
+// deleteInChunks calls remove with consecutive chunks of ids (inChunks)
+// and returns the ids that any call reported found.
+func deleteInChunks(ids []string, remove func([]string) ([]string, error)) (map[string]bool, error) {
+	found := make(map[string]bool, len(ids))
+	err := inChunks(ids, func(chunk []string) error {
+		got, err := remove(chunk)
+		for _, id := range got {
+			found[id] = true
+		}
+		return err
+	})
+	return found, err
+}

@@ -27,9 +27,11 @@ type OrganizationStore interface {
 	// UpdateOrganization changes an existing organization only.
 	UpdateOrganization(ctx context.Context, ws string, in OrganizationInput, now int64) (found bool, err error)
 	ListOrganizations(ctx context.Context, ws string, q OrganizationQuery) ([]Organization, error)
-	// DeleteOrganization removes the organization with its folders,
-	// documents, memberships, groups and group members (record last).
-	DeleteOrganization(ctx context.Context, ws, orgID string) (found bool, err error)
+	// DeleteOrganizations removes the organizations with their folders,
+	// documents, memberships, groups and group members (records last) with
+	// a few store commands, not a few per organization; the caller bounds
+	// the batch (writeChunk). found lists those that existed. Idempotent.
+	DeleteOrganizations(ctx context.Context, ws string, orgIDs []string) (found []string, err error)
 }
 
 // OrganizationQuery selects a page of organizations sorted by id.
@@ -70,8 +72,11 @@ type DocumentStore interface {
 	// exist. Idempotent.
 	UpdateDocuments(ctx context.Context, ws, orgID string, ins []DocumentInput, now int64) (missing []string, err error)
 	ListDocuments(ctx context.Context, ws string, q DocumentQuery) ([]Document, error)
-	// DeleteDocument removes the document and its memberships.
-	DeleteDocument(ctx context.Context, ws, orgID, docID string) (found bool, err error)
+	// DeleteDocuments removes the documents and their memberships (records
+	// last) with a few store commands, not a few per document; the caller
+	// bounds the batch (writeChunk). found lists those that existed.
+	// Idempotent.
+	DeleteDocuments(ctx context.Context, ws, orgID string, docIDs []string) (found []string, err error)
 }
 
 // DocumentQuery selects a page of an organization's documents sorted by id.

@@ -135,12 +135,20 @@ func (s *Store) findDocuments(ctx context.Context, filter bson.D, limit int) ([]
 	return out, nil
 }
 
-// DeleteDocument implements identity.DocumentStore: memberships first, the
-// record last.
-func (s *Store) DeleteDocument(ctx context.Context, ws, orgID, docID string) (bool, error) {
-	if _, err := deleteMany(ctx, s.members, resourceFilter(ws, orgID, identity.ResourceDocument, []string{docID})); err != nil {
-		return false, err
+// DeleteDocuments implements identity.DocumentStore with one read of the
+// documents, one delete of their memberships and one delete of the records
+// by _id: memberships first and records last, so a retry after a failure
+// finds the documents left and finishes.
+func (s *Store) DeleteDocuments(ctx context.Context, ws, orgID string, docIDs []string) ([]string, error) {
+	if len(docIDs) == 0 {
+		return nil, nil
 	}
-	n, err := deleteMany(ctx, s.docs, documentKey(ws, orgID, docID))
-	return n > 0, err
+	found, ids, err := idsByField(ctx, s.docs, append(orgKey(ws, orgID), bson.E{Key: "documentId", Value: bson.M{"$in": docIDs}}), "documentId")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := deleteMany(ctx, s.members, resourceFilter(ws, orgID, identity.ResourceDocument, docIDs)); err != nil {
+		return nil, err
+	}
+	return found, deleteByID(ctx, s.docs, ids)
 }

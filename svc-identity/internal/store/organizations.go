@@ -102,16 +102,23 @@ func (s *Store) ListOrganizations(ctx context.Context, ws string, q identity.Org
 	return out, nil
 }
 
-// DeleteOrganization implements identity.OrganizationStore. Dependants go
-// first and the organization record last, so a retry after a failure finds
-// the organization and finishes the job.
-func (s *Store) DeleteOrganization(ctx context.Context, ws, orgID string) (bool, error) {
-	key := orgKey(ws, orgID)
+// DeleteOrganizations implements identity.OrganizationStore with one read
+// of the organizations, one delete per collection of what is in them and
+// one delete of the records by _id. Dependants go first and the records
+// last, so a retry after a failure finds the organizations and finishes.
+func (s *Store) DeleteOrganizations(ctx context.Context, ws string, orgIDs []string) ([]string, error) {
+	if len(orgIDs) == 0 {
+		return nil, nil
+	}
+	inOrgs := bson.D{{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: bson.M{"$in": orgIDs}}}
+	found, ids, err := idsByField(ctx, s.orgs, inOrgs, "organizationId")
+	if err != nil {
+		return nil, err
+	}
 	for _, coll := range []*mongo.Collection{s.groupMembers, s.groups, s.members, s.docs, s.folders} {
-		if _, err := deleteMany(ctx, coll, key); err != nil {
-			return false, err
+		if _, err := deleteMany(ctx, coll, inOrgs); err != nil {
+			return nil, err
 		}
 	}
-	n, err := deleteMany(ctx, s.orgs, key)
-	return n > 0, err
+	return found, deleteByID(ctx, s.orgs, ids)
 }

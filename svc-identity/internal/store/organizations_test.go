@@ -103,9 +103,12 @@ func TestDeleteOrganizationRemovesEverythingInIt(t *testing.T) {
 		if _, err := s.SaveGroups(ctx, ws, []identity.Group{{OrganizationID: "o1", ID: "g1"}}, 1); err != nil {
 			t.Fatal(err)
 		}
+		if err := s.AddGroupMembers(ctx, ws, "o1", "g1", []string{"u2"}, 1); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if found, err := s.DeleteOrganization(ctx, "ws1", "o1"); err != nil || !found {
-		t.Fatalf("DeleteOrganization = %v, %v", found, err)
+	if found, err := s.DeleteOrganizations(ctx, "ws1", []string{"missing", "o1"}); err != nil || !slices.Equal(found, []string{"o1"}) {
+		t.Fatalf("DeleteOrganizations = %v, %v; want [o1]", found, err)
 	}
 	if _, err := s.GetFolder(ctx, "ws1", "o1", "f1"); err != identity.ErrNotFound {
 		t.Fatalf("folder survived: %v", err)
@@ -119,10 +122,13 @@ func TestDeleteOrganizationRemovesEverythingInIt(t *testing.T) {
 	if ok, _ := s.IsOrganizationMember(ctx, "ws1", "o1", "u1"); ok {
 		t.Fatal("membership survived")
 	}
+	if members, _ := s.ListGroupMembers(ctx, "ws1", "o1", []string{"g1"}); len(members) > 0 {
+		t.Fatalf("group members survived: %v", members)
+	}
 	if _, err := s.GetDocument(ctx, "ws2", "o1", "d1"); err != nil {
 		t.Fatalf("other workspace lost its document: %v", err)
 	}
-	if found, _ := s.DeleteOrganization(ctx, "ws1", "o1"); found {
-		t.Fatal("deleting again reports found")
+	if found, err := s.DeleteOrganizations(ctx, "ws1", []string{"o1"}); err != nil || len(found) > 0 {
+		t.Fatalf("deleting again = %v, %v; want nothing found", found, err)
 	}
 }
