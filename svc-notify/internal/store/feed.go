@@ -17,17 +17,18 @@ import (
 )
 
 // The user feed lists, per (workspace, organization, user), the
-// notifications the user is involved in, in the order they were added (or
-// became the user's). It is what the user-data export pages, using only
-// _id lookups:
+// notifications the user is involved in, in the order they became the
+// user's (re-adding a notification keeps its place). It is what the
+// user-data export pages, using only _id lookups:
 //
 //   - a head document per user holds the last sequence number handed out
-//     ($inc, so every entry gets its own);
+//     ($inc, so every entry gets its own; a new feed is inserted with 1,
+//     see startFeeds);
 //   - entry n lives in page document n/feedPageSize, as "entries.<n>" →
 //     notification id;
 //   - a notification lists its live entries (feedRefs). An entry counts
 //     only while the notification it names still lists it, so an entry left
-//     behind by a crash, a re-add or a lost race is skipped, never shown.
+//     behind by a crash, a change of recipients or a lost race is skipped, never shown.
 const (
 	feedHeadsColl = "user_feed_heads"
 	feedPagesColl = "user_feed_pages"
@@ -60,25 +61,29 @@ func feedPageKey(ws, orgID, userID string, seq int64) string {
 
 // appendToFeeds adds notification id at the head of each user's feed.
 //
-// Each user's feed is its own documents, so the users are appended to
-// feedWriters at a time: a notification for 1,000 recipients is 2,000
-// store round trips, which one after another took seconds. The entries
-// count only once the notification lists them, so a failure part way
-// leaves nothing visible.
+// Users without a feed get one in bulk (startFeeds: a few inserts
+// however many users). Each feed that exists is its own documents, so
+// those users are appended to feedWriters at a time, two store commands
+// each. The entries count only once the notification lists them, so a
+// failure part way leaves nothing visible.
 func (m *Mongo) appendToFeeds(ctx context.Context, ws, orgID, id string, users []string) ([]feedRef, error) {
-	refs := make([]feedRef, len(users))
-	errs := make([]error, len(users))
+	started, existing, err := m.startFeeds(ctx, ws, orgID, id, users)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]feedRef, len(existing))
+	errs := make([]error, len(existing))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(feedWriters, len(users)) {
+	for range min(feedWriters, len(existing)) {
 		wg.Go(func() {
 			for i := range next {
-				seq, err := m.appendToFeed(ctx, ws, orgID, users[i], id)
-				refs[i], errs[i] = feedRef{User: users[i], Seq: seq}, err
+				seq, err := m.appendToFeed(ctx, ws, orgID, existing[i], id)
+				refs[i], errs[i] = feedRef{User: existing[i], Seq: seq}, err
 			}
 		})
 	}
-	for i := range users {
+	for i := range existing {
 		next <- i
 	}
 	close(next)
@@ -86,10 +91,11 @@ func (m *Mongo) appendToFeeds(ctx context.Context, ws, orgID, id string, users [
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("append to feed: %w", err)
 	}
-	return refs, nil
+	return append(started, refs...), nil
 }
 
-// feedWriters is how many feeds one notification appends to at once.
+// feedWriters is how many existing feeds one notification appends to at
+// once.
 const feedWriters = 8
 
 // appendToFeed takes the user's next sequence number and files id under
@@ -109,13 +115,7 @@ func (m *Mongo) appendToFeed(ctx context.Context, ws, orgID, userID, id string) 
 	if err != nil {
 		return 0, err
 	}
-	entry := bson.D{{Key: "entries." + strconv.FormatInt(head.Seq, 10), Value: id}}
-	err = upsertRetry(func() error {
-		_, err := m.feedPages.UpdateOne(ctx, bson.D{{Key: "_id", Value: feedPageKey(ws, orgID, userID, head.Seq)}},
-			bson.D{{Key: "$set", Value: entry}, {Key: "$setOnInsert", Value: owner}}, options.UpdateOne().SetUpsert(true))
-		return err
-	})
-	return head.Seq, err
+	return head.Seq, m.writeFeedEntry(ctx, ws, orgID, userID, head.Seq, id)
 }
 
 // removeFromFeeds drops entries from their pages. An entry left behind
