@@ -72,26 +72,37 @@ func (m *Mongo) appendToFeeds(ctx context.Context, ws, orgID, id string, users [
 		return nil, err
 	}
 	refs := make([]feedRef, len(existing))
-	errs := make([]error, len(existing))
+	err = eachFeed(len(existing), func(i int) error {
+		seq, err := m.appendToFeed(ctx, ws, orgID, existing[i], id)
+		refs[i] = feedRef{User: existing[i], Seq: seq}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("append to feed: %w", err)
+	}
+	return append(started, refs...), nil
+}
+
+// eachFeed runs write(i) for i in [0, n), feedWriters at a time: each
+// user's feed is its own documents, and one after another 1,000 of them
+// took seconds.
+func eachFeed(n int, write func(i int) error) error {
+	errs := make([]error, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(feedWriters, len(existing)) {
+	for range min(feedWriters, n) {
 		wg.Go(func() {
 			for i := range next {
-				seq, err := m.appendToFeed(ctx, ws, orgID, existing[i], id)
-				refs[i], errs[i] = feedRef{User: existing[i], Seq: seq}, err
+				errs[i] = write(i)
 			}
 		})
 	}
-	for i := range existing {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("append to feed: %w", err)
-	}
-	return append(started, refs...), nil
+	return errors.Join(errs...)
 }
 
 // feedWriters is how many existing feeds one notification appends to at
@@ -118,17 +129,19 @@ func (m *Mongo) appendToFeed(ctx context.Context, ws, orgID, userID, id string) 
 	return head.Seq, m.writeFeedEntry(ctx, ws, orgID, userID, head.Seq, id)
 }
 
-// removeFromFeeds drops entries from their pages. An entry left behind
-// (a failure here, a crash) is skipped by readers anyway.
+// removeFromFeeds drops entries from their pages, feedWriters at a time.
+// An entry left behind (a failure here, a crash) is skipped by readers
+// anyway.
 func (m *Mongo) removeFromFeeds(ctx context.Context, ws, orgID string, refs []feedRef) error {
-	for _, r := range refs {
-		unlock := m.feedLocks.lock(feedHeadKey(ws, orgID, r.User))
+	err := eachFeed(len(refs), func(i int) error {
+		r := refs[i]
+		defer m.feedLocks.lock(feedHeadKey(ws, orgID, r.User))()
 		_, err := m.feedPages.UpdateOne(ctx, bson.D{{Key: "_id", Value: feedPageKey(ws, orgID, r.User, r.Seq)}},
 			bson.D{{Key: "$unset", Value: bson.D{{Key: "entries." + strconv.FormatInt(r.Seq, 10), Value: ""}}}})
-		unlock()
-		if err != nil {
-			return fmt.Errorf("remove feed entry: %w", err)
-		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove feed entry: %w", err)
 	}
 	return nil
 }
