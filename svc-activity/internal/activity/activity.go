@@ -102,9 +102,12 @@ type Patch struct {
 // one workspace.
 type Store interface {
 	// ReplaceAll writes every record, replacing a record of ws with the
-	// same id wholesale. When one of them is stored immutable it writes
-	// nothing and returns an *ImmutableError naming it (ErrImmutable alone
-	// when a concurrent writer made it immutable meanwhile).
+	// same id wholesale. A record stored with the same content but its
+	// timestamp is left as it is, and its Timestamp in recs set to the
+	// stored one (the same add again, a retry, changes nothing). When one
+	// of them is stored immutable it writes nothing and returns an
+	// *ImmutableError naming it (ErrImmutable alone when a concurrent
+	// writer made it immutable meanwhile).
 	ReplaceAll(ctx context.Context, ws string, recs []Record) error
 	// FindByIDs returns the records of ws in org with the given ids.
 	FindByIDs(ctx context.Context, ws, org string, ids []string) ([]Record, error)

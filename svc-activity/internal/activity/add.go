@@ -38,8 +38,10 @@ type NewActivity struct {
 // Add validates every activity first (one bad record writes nothing),
 // then writes them all keyed by (workspace, id) and publishes one
 // activity.add event per record in one call. A record whose id exists is
-// replaced wholesale, with a fresh timestamp; when it is immutable the
-// call fails and nothing is written.
+// replaced wholesale, with a fresh timestamp, unless nothing but the
+// timestamp would change: then it stays as stored, with the timestamp of
+// its first add (a retry is cheap and moves nothing). When one is
+// immutable the call fails and nothing is written.
 func (s *Service) Add(ctx context.Context, ws, org, doc string, in []NewActivity) error {
 	if len(in) > MaxPerCall {
 		return api.Errorf(api.InvalidArgument, "field activities accepts at most %d items", MaxPerCall)

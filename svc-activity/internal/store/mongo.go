@@ -97,9 +97,11 @@ var notImmutable = bson.E{Key: "immutable", Value: bson.M{"$ne": true}}
 // exact _id read each on FerretDB, see mongodb.FindByIDs): an immutable
 // one fails the call before anything is written. Records not stored yet
 // (every generated id, most client ids) are then inserted in one unordered
-// InsertMany, the rest replace-upserted. Inserting matters on the
+// InsertMany, changed ones replace-upserted, and unchanged ones (the same
+// add again, a retry) left as they are. Inserting matters on the
 // embedded FerretDB, which runs every filtered write as a scan of the
-// collection.
+// collection; skipping matters there too, where a replace is one command
+// per record.
 func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Record) error {
 	if len(recs) == 0 {
 		return nil
@@ -108,23 +110,27 @@ func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Recor
 	for i, r := range recs {
 		keys[i] = activityKey(ws, r.ID)
 	}
-	stored, err := mongodb.FindByIDs[activityDoc](ctx, m.coll, keys, bson.M{"id": 1, "immutable": 1}, m.pointReads)
+	stored, err := mongodb.FindByIDs[activityDoc](ctx, m.coll, keys, nil, m.pointReads)
 	if err != nil {
 		return fmt.Errorf("look up activity ids: %w", err)
 	}
-	existing := make(map[string]bool, len(stored))
+	existing := make(map[string]activityDoc, len(stored))
 	for _, d := range stored {
 		if d.Immutable {
 			return &activity.ImmutableError{ID: d.ID}
 		}
-		existing[d.ID] = true
+		existing[d.ID] = d
 	}
 	var fresh, replace []activity.Record
-	for _, r := range recs {
-		if existing[r.ID] {
-			replace = append(replace, r)
-		} else {
+	for i, r := range recs {
+		d, found := existing[r.ID]
+		switch {
+		case !found:
 			fresh = append(fresh, r)
+		case sameButTimestamp(d, newDoc(ws, r)):
+			recs[i].Timestamp = d.Timestamp
+		default:
+			replace = append(replace, r)
 		}
 	}
 	raced, err := m.insertFresh(ctx, ws, fresh)
@@ -132,6 +138,13 @@ func (m *Mongo) ReplaceAll(ctx context.Context, ws string, recs []activity.Recor
 		return err
 	}
 	return m.upsert(ctx, ws, append(replace, raced...))
+}
+
+// sameButTimestamp reports whether writing d over stored would change
+// nothing but the time of the add.
+func sameButTimestamp(stored, d activityDoc) bool {
+	stored.Timestamp = d.Timestamp
+	return stored == d
 }
 
 // insertFresh inserts records believed new. Those a concurrent writer

@@ -17,6 +17,12 @@ func record(id string, ts int64) activity.Record {
 	}
 }
 
+// changed is r with other content than record gives it.
+func changed(r activity.Record) activity.Record {
+	r.TargetEntityID = "changed"
+	return r
+}
+
 // A record stored between the id look-up and the insert (a concurrent
 // add) fails the insert alone and comes back to be replaced; the others
 // of the batch are inserted.
@@ -42,7 +48,7 @@ func TestInsertFreshReturnsRacedRecords(t *testing.T) {
 	}
 
 	// ReplaceAll of a mix: b is replaced, d inserted.
-	if err := m.ReplaceAll(ctx, "ws1", []activity.Record{record("b", 3), record("d", 3)}); err != nil {
+	if err := m.ReplaceAll(ctx, "ws1", []activity.Record{changed(record("b", 3)), record("d", 3)}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = m.FindByIDs(ctx, "ws1", "o1", []string{"b", "d"})
@@ -79,7 +85,7 @@ func TestLookUpBothPaths(t *testing.T) {
 		if !errors.As(err, &locked1) || locked1.ID != "locked" {
 			t.Fatalf("point=%v: batch over an immutable record: %v; want ImmutableError for locked", point, err)
 		}
-		if err := m.ReplaceAll(ctx, "ws1", []activity.Record{record("free", 3), record("other", 3), record("new", 3)}); err != nil {
+		if err := m.ReplaceAll(ctx, "ws1", []activity.Record{changed(record("free", 3)), record("other", 3), record("new", 3)}); err != nil {
 			t.Fatalf("point=%v: %v", point, err)
 		}
 		got, _ := m.FindByIDs(ctx, "ws1", "o1", []string{"free", "other", "new", "missing"})

@@ -17,17 +17,18 @@ import (
 )
 
 // The user feed lists, per (workspace, organization, user), the
-// notifications the user is involved in, in the order they were added (or
-// became the user's). It is what the user-data export pages, using only
-// _id lookups:
+// notifications the user is involved in, in the order they became the
+// user's (re-adding a notification keeps its place). It is what the
+// user-data export pages, using only _id lookups:
 //
 //   - a head document per user holds the last sequence number handed out
-//     ($inc, so every entry gets its own);
+//     ($inc, so every entry gets its own; a new feed is inserted with 1,
+//     see startFeeds);
 //   - entry n lives in page document n/feedPageSize, as "entries.<n>" →
 //     notification id;
 //   - a notification lists its live entries (feedRefs). An entry counts
 //     only while the notification it names still lists it, so an entry left
-//     behind by a crash, a re-add or a lost race is skipped, never shown.
+//     behind by a crash, a change of recipients or a lost race is skipped, never shown.
 const (
 	feedHeadsColl = "user_feed_heads"
 	feedPagesColl = "user_feed_pages"
@@ -60,36 +61,52 @@ func feedPageKey(ws, orgID, userID string, seq int64) string {
 
 // appendToFeeds adds notification id at the head of each user's feed.
 //
-// Each user's feed is its own documents, so the users are appended to
-// feedWriters at a time: a notification for 1,000 recipients is 2,000
-// store round trips, which one after another took seconds. The entries
-// count only once the notification lists them, so a failure part way
-// leaves nothing visible.
+// Users without a feed get one in bulk (startFeeds: a few inserts
+// however many users). Each feed that exists is its own documents, so
+// those users are appended to feedWriters at a time, two store commands
+// each. The entries count only once the notification lists them, so a
+// failure part way leaves nothing visible.
 func (m *Mongo) appendToFeeds(ctx context.Context, ws, orgID, id string, users []string) ([]feedRef, error) {
-	refs := make([]feedRef, len(users))
-	errs := make([]error, len(users))
+	started, existing, err := m.startFeeds(ctx, ws, orgID, id, users)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]feedRef, len(existing))
+	err = eachFeed(len(existing), func(i int) error {
+		seq, err := m.appendToFeed(ctx, ws, orgID, existing[i], id)
+		refs[i] = feedRef{User: existing[i], Seq: seq}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("append to feed: %w", err)
+	}
+	return append(started, refs...), nil
+}
+
+// eachFeed runs write(i) for i in [0, n), feedWriters at a time: each
+// user's feed is its own documents, and one after another 1,000 of them
+// took seconds.
+func eachFeed(n int, write func(i int) error) error {
+	errs := make([]error, n)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(feedWriters, len(users)) {
+	for range min(feedWriters, n) {
 		wg.Go(func() {
 			for i := range next {
-				seq, err := m.appendToFeed(ctx, ws, orgID, users[i], id)
-				refs[i], errs[i] = feedRef{User: users[i], Seq: seq}, err
+				errs[i] = write(i)
 			}
 		})
 	}
-	for i := range users {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("append to feed: %w", err)
-	}
-	return refs, nil
+	return errors.Join(errs...)
 }
 
-// feedWriters is how many feeds one notification appends to at once.
+// feedWriters is how many existing feeds one notification appends to at
+// once.
 const feedWriters = 8
 
 // appendToFeed takes the user's next sequence number and files id under
@@ -109,26 +126,22 @@ func (m *Mongo) appendToFeed(ctx context.Context, ws, orgID, userID, id string) 
 	if err != nil {
 		return 0, err
 	}
-	entry := bson.D{{Key: "entries." + strconv.FormatInt(head.Seq, 10), Value: id}}
-	err = upsertRetry(func() error {
-		_, err := m.feedPages.UpdateOne(ctx, bson.D{{Key: "_id", Value: feedPageKey(ws, orgID, userID, head.Seq)}},
-			bson.D{{Key: "$set", Value: entry}, {Key: "$setOnInsert", Value: owner}}, options.UpdateOne().SetUpsert(true))
-		return err
-	})
-	return head.Seq, err
+	return head.Seq, m.writeFeedEntry(ctx, ws, orgID, userID, head.Seq, id)
 }
 
-// removeFromFeeds drops entries from their pages. An entry left behind
-// (a failure here, a crash) is skipped by readers anyway.
+// removeFromFeeds drops entries from their pages, feedWriters at a time.
+// An entry left behind (a failure here, a crash) is skipped by readers
+// anyway.
 func (m *Mongo) removeFromFeeds(ctx context.Context, ws, orgID string, refs []feedRef) error {
-	for _, r := range refs {
-		unlock := m.feedLocks.lock(feedHeadKey(ws, orgID, r.User))
+	err := eachFeed(len(refs), func(i int) error {
+		r := refs[i]
+		defer m.feedLocks.lock(feedHeadKey(ws, orgID, r.User))()
 		_, err := m.feedPages.UpdateOne(ctx, bson.D{{Key: "_id", Value: feedPageKey(ws, orgID, r.User, r.Seq)}},
 			bson.D{{Key: "$unset", Value: bson.D{{Key: "entries." + strconv.FormatInt(r.Seq, 10), Value: ""}}}})
-		unlock()
-		if err != nil {
-			return fmt.Errorf("remove feed entry: %w", err)
-		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove feed entry: %w", err)
 	}
 	return nil
 }

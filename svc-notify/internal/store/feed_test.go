@@ -84,15 +84,16 @@ func TestUserFeedFollowsChanges(t *testing.T) {
 	check("start", "u1", "d", "b", "a")
 	check("start", "actor", "d", "c", "b", "a") // the acting user is involved too
 
-	// Re-adding moves a notification to the head and leaves no duplicate.
+	// Re-adding keeps a notification where it became the user's (the same
+	// add again writes no feed entry) and leaves no duplicate.
 	save(t, s, "ws1", note("a", 5, to("u1")))
-	check("re-add", "u1", "a", "d", "b")
+	check("re-add", "u1", "d", "b", "a")
 
 	// Deleting drops it.
 	if err := s.DeleteNotifications(ctx, "ws1", "o1", []string{"b", "missing"}); err != nil {
 		t.Fatal(err)
 	}
-	check("delete", "u1", "a", "d")
+	check("delete", "u1", "d", "a")
 
 	// An update that changes the recipient moves it between feeds.
 	cur, _ := s.MatchNotifications(ctx, "ws1", notify.Filter{OrganizationID: "o1", IDs: []string{"c"}})
@@ -102,13 +103,15 @@ func TestUserFeedFollowsChanges(t *testing.T) {
 	if err := s.UpdateNotification(ctx, "ws1", next, cur[0].Rev); err != nil {
 		t.Fatal(err)
 	}
-	check("recipient changed", "u1", "c", "a", "d")
+	check("recipient changed", "u1", "c", "d", "a")
 	check("recipient changed", "u2")
 
-	// A re-add that drops a user takes it out of that user's feed.
+	// A re-add that drops a user takes it out of that user's feed; a user
+	// it adds gets it at the head.
+	save(t, s, "ws1", note("b", 7, to("u3")))
 	save(t, s, "ws1", note("d", 6, to("u3")))
 	check("re-added for someone else", "u1", "c", "a")
-	check("re-added for someone else", "u3", "d")
+	check("re-added for someone else", "u3", "d", "b")
 }
 
 func TestUserFeedConcurrentAdds(t *testing.T) {

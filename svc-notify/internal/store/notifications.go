@@ -14,7 +14,9 @@ import (
 )
 
 // SaveNotification implements notify.NotificationStore. The notification
-// goes to the head of its users' feeds; a replaced one leaves them.
+// goes to the head of the feeds of users it is new to; a user it concerned
+// already keeps the entry it has (so the same add again writes no feed),
+// and users it no longer concerns lose theirs.
 func (m *Mongo) SaveNotification(ctx context.Context, ws string, n notify.Notification) error {
 	key := notificationKey(ws, n.OrganizationID, n.ID)
 	defer m.notificationLocks.lock(key)()
@@ -26,15 +28,22 @@ func (m *Mongo) SaveNotification(ctx context.Context, ws string, n notify.Notifi
 	if err != nil {
 		return err
 	}
+	var oldRefs []feedRef
+	if old != nil {
+		oldRefs = old.FeedRefs
+	}
+	kept, dropped, joined := splitRefs(oldRefs, n.Involved())
 	// Feed entries first, the notification last: an entry counts only once
 	// its notification lists it, so a failure in between shows nothing,
 	// and the retry (same id) writes fresh entries and the notification.
-	if doc.FeedRefs, err = m.appendToFeeds(ctx, ws, n.OrganizationID, n.ID, n.Involved()); err != nil {
+	added, err := m.appendToFeeds(ctx, ws, n.OrganizationID, n.ID, joined)
+	if err != nil {
 		return err
 	}
 	if m.failAfterFeeds != nil {
 		return m.failAfterFeeds
 	}
+	doc.FeedRefs = append(append(doc.FeedRefs, kept...), added...)
 	err = upsertRetry(func() error {
 		_, err := m.notifications.ReplaceOne(ctx, bson.D{{Key: "_id", Value: key}}, doc, options.Replace().SetUpsert(true))
 		return err
@@ -42,10 +51,7 @@ func (m *Mongo) SaveNotification(ctx context.Context, ws string, n notify.Notifi
 	if err != nil {
 		return fmt.Errorf("save notification: %w", err)
 	}
-	if old != nil {
-		return m.removeFromFeeds(ctx, ws, n.OrganizationID, old.FeedRefs)
-	}
-	return nil
+	return m.removeFromFeeds(ctx, ws, n.OrganizationID, dropped)
 }
 
 // UpdateNotification implements notify.NotificationStore. Users who became

@@ -91,11 +91,8 @@ func operations() []operation {
 					"actionUser": user(users[i]), "targetEntityId": fmt.Sprintf("t%d", i)}
 			})}
 		}},
-		{"/v2/notifications/add", "1,000 notifyUsers", func() map[string]any {
-			return map[string]any{"organizationId": org, "documentId": docs[0], "notificationId": "n-batch",
-				"actionUser": user("sender"), "notificationSource": "custom", "displayHeadlineMessageTemplate": "Batch", "displayBodyMessage": "A batch",
-				"notifyUsers": list(1000, func(i int) any { return user(users[i]) })}
-		}},
+		notification("1,000 notifyUsers", "n-batch", users),
+		notification("1,000 notifyUsers who have a feed already", "n-batch-2", users),
 		{"/v2/users/delete", "1,000 users", func() map[string]any {
 			return map[string]any{"organizationId": org, "userIds": users}
 		}},
@@ -118,5 +115,15 @@ func annotations(size, prefix string, author func(i, j int) string) operation {
 				return map[string]any{"commentText": "hi " + a, "commentHtml": "<p>hi</p>", "from": user(a)}
 			})}
 		})}
+	}}
+}
+
+// notification is notifications/add of notification id for every user
+// of users.
+func notification(size, id string, users []string) operation {
+	return operation{"/v2/notifications/add", size, func() map[string]any {
+		return map[string]any{"organizationId": org, "documentId": "d0000", "notificationId": id,
+			"actionUser": user("sender"), "notificationSource": "custom", "displayHeadlineMessageTemplate": "Batch", "displayBodyMessage": "A batch",
+			"notifyUsers": list(len(users), func(i int) any { return user(users[i]) })}
 	}}
 }

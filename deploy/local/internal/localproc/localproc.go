@@ -15,6 +15,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -203,4 +205,34 @@ func logTail(path string) string {
 		b = b[len(b)-keep:]
 	}
 	return string(b)
+}
+
+// Memory is the process's resident memory now (VmRSS) and its peak
+// (VmHWM) since it started or since the last ResetPeak, in bytes.
+func (p *Proc) Memory() (rss, peak int64, err error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		name, value, _ := strings.Cut(line, ":")
+		kb, convErr := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
+		switch {
+		case name != "VmRSS" && name != "VmHWM":
+		case convErr != nil:
+			return 0, 0, fmt.Errorf("%s of /proc/%d/status: %w", name, p.cmd.Process.Pid, convErr)
+		case name == "VmRSS":
+			rss = kb * 1024
+		default:
+			peak = kb * 1024
+		}
+	}
+	return rss, peak, nil
+}
+
+// ResetPeak sets the process's peak resident memory (VmHWM) to what it
+// holds now (Linux: 5 written to /proc/<pid>/clear_refs), so Memory then
+// reports the peak of what runs from here on.
+func (p *Proc) ResetPeak() error {
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", p.cmd.Process.Pid), []byte("5"), 0)
 }
