@@ -112,22 +112,24 @@ func (c *conn) flush() {
 const maxSpareQueue = 8
 
 // write frames b; the frames of one flush go out in as few system calls
-// as batchFlushAt allows.
+// as batchFlushAt allows. Data frames are framed here rather than by the
+// WebSocket library, whose every message allocates (its pooled write
+// buffer goes back boxed) and copies the payload once more: b, shared by
+// every member it is relayed to, is copied once, into the gathered bytes.
 func (c *conn) write(b []byte) error {
 	deadline := time.Now().Add(c.settings.WriteTimeout)
-	if c.out == nil || len(b) >= batchFlushAt {
-		// A large message goes out on its own, not copied.
-		if err := c.flushGathered(); err != nil {
-			return err
-		}
+	if c.out == nil {
 		_ = c.ws.SetWriteDeadline(deadline)
 		return c.ws.WriteMessage(websocket.BinaryMessage, b)
 	}
-	c.out.gather()
-	if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
-		return err
+	if len(b) >= batchFlushAt {
+		// A large message goes out on its own, not copied.
+		if err := c.out.flush(deadline); err != nil {
+			return err
+		}
+		return c.out.writeFrame(b, deadline)
 	}
-	if c.out.gathered() >= batchFlushAt {
+	if c.out.gatherFrame(b) >= batchFlushAt {
 		return c.out.flush(deadline)
 	}
 	return nil
