@@ -111,7 +111,7 @@ func members(h *Hub, key DocKey) int {
 	return len(r.members)
 }
 
-func waitMembers(t *testing.T, h *Hub, key DocKey, n int) {
+func waitMembers(t testing.TB, h *Hub, key DocKey, n int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

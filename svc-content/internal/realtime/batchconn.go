@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"bufio"
+	"encoding/binary"
 	"net"
 	"net/http"
 	"sync"
@@ -9,11 +10,12 @@ import (
 )
 
 // batchConn is the socket under a client's WebSocket. While the send
-// queue is flushed it gathers the frames the WebSocket library writes
-// (a relay, the acknowledgements, a ping that came in between) and writes
-// them with one system call instead of one each. Frames stay whole: the
-// library writes each frame with one Write under its own write lock. The
-// gathering buffer is pooled and held only during a flush.
+// queue is flushed it gathers the data frames (a relay, the
+// acknowledgements) and the frames the WebSocket library writes meanwhile
+// (a ping) and writes them with one system call instead of one each.
+// Frames stay whole: each is added under the lock, and the library
+// writes each of its frames with one Write. The gathering buffer is
+// pooled and held only during a flush.
 type batchConn struct {
 	net.Conn
 	mu  sync.Mutex
@@ -35,23 +37,42 @@ func (b *batchConn) Write(p []byte) (int, error) {
 	return b.Conn.Write(p)
 }
 
-// gather starts collecting frames.
-func (b *batchConn) gather() {
-	b.mu.Lock()
-	if b.buf == nil {
-		b.buf = batchBufs.Get().(*[]byte)
-	}
-	b.mu.Unlock()
-}
-
-// gathered is how many bytes wait.
-func (b *batchConn) gathered() int {
+// gatherFrame adds a binary data frame of payload to the gathered bytes
+// and returns how many wait.
+func (b *batchConn) gatherFrame(payload []byte) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.buf == nil {
-		return 0
+		b.buf = batchBufs.Get().(*[]byte)
 	}
+	*b.buf = appendFrameHeader(*b.buf, len(payload))
+	*b.buf = append(*b.buf, payload...)
 	return len(*b.buf)
+}
+
+// writeFrame writes a binary data frame of payload at once (a large
+// message: its header and payload in one writev, not copied). The lock
+// keeps a control frame of the library from landing between the two.
+func (b *batchConn) writeFrame(payload []byte, deadline time.Time) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_ = b.Conn.SetWriteDeadline(deadline)
+	bufs := net.Buffers{appendFrameHeader(make([]byte, 0, maxHeader), len(payload)), payload}
+	_, err := bufs.WriteTo(b.Conn)
+	return err
+}
+
+// appendFrameHeader appends the header of a final, unmasked binary frame
+// of n payload bytes (a server's frame, RFC 6455 §5.2).
+func appendFrameHeader(dst []byte, n int) []byte {
+	const finBinary = 0x80 | opBinary
+	switch {
+	case n < 126:
+		return append(dst, finBinary, byte(n))
+	case n < 1<<16:
+		return append(dst, finBinary, 126, byte(n>>8), byte(n))
+	}
+	return binary.BigEndian.AppendUint64(append(dst, finBinary, 127), uint64(n))
 }
 
 // flush writes what was gathered and stops gathering. Frames written

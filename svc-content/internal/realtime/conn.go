@@ -9,8 +9,9 @@ import (
 )
 
 // conn is one client WebSocket with a bounded send queue. Messages are
-// written by a goroutine that runs only while the queue is non-empty, so an
-// idle connection costs its read goroutine and nothing more. A client that
+// written by a goroutine that runs only while the queue is non-empty, and
+// read when the socket is readable (see reading), so an idle connection
+// costs no goroutine. A client that
 // lets more than SendQueueBytes pile up, or does not take a write within
 // WriteTimeout, is disconnected: nothing is ever buffered without bound.
 type conn struct {
@@ -27,6 +28,8 @@ type conn struct {
 	closing bool     // no more sends; the close frame follows the queue
 	code    int
 	reason  string
+
+	rd reading
 
 	pongSeen atomic.Bool // a pong (or any message) since the last ping
 	done     chan struct{}
@@ -109,22 +112,24 @@ func (c *conn) flush() {
 const maxSpareQueue = 8
 
 // write frames b; the frames of one flush go out in as few system calls
-// as batchFlushAt allows.
+// as batchFlushAt allows. Data frames are framed here rather than by the
+// WebSocket library, whose every message allocates (its pooled write
+// buffer goes back boxed) and copies the payload once more: b, shared by
+// every member it is relayed to, is copied once, into the gathered bytes.
 func (c *conn) write(b []byte) error {
 	deadline := time.Now().Add(c.settings.WriteTimeout)
-	if c.out == nil || len(b) >= batchFlushAt {
-		// A large message goes out on its own, not copied.
-		if err := c.flushGathered(); err != nil {
-			return err
-		}
+	if c.out == nil {
 		_ = c.ws.SetWriteDeadline(deadline)
 		return c.ws.WriteMessage(websocket.BinaryMessage, b)
 	}
-	c.out.gather()
-	if err := c.ws.WriteMessage(websocket.BinaryMessage, b); err != nil {
-		return err
+	if len(b) >= batchFlushAt {
+		// A large message goes out on its own, not copied.
+		if err := c.out.flush(deadline); err != nil {
+			return err
+		}
+		return c.out.writeFrame(b, deadline)
 	}
-	if c.out.gathered() >= batchFlushAt {
+	if c.out.gatherFrame(b) >= batchFlushAt {
 		return c.out.flush(deadline)
 	}
 	return nil
@@ -169,14 +174,14 @@ func (c *conn) closeNow(code int, reason string) {
 }
 
 // sendClose writes the close frame and gives the client a moment to answer
-// before the read loop is cut off.
+// before the connection is cut off.
 func (c *conn) sendClose(code int, reason string) {
 	deadline := time.Now().Add(c.settings.WriteTimeout)
 	if err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), deadline); err != nil {
 		c.abort()
 		return
 	}
-	_ = c.ws.SetReadDeadline(time.Now().Add(closeGrace))
+	time.AfterFunc(closeGrace, c.abort)
 }
 
 // closeGrace is how long a client has to answer a close frame.
@@ -188,6 +193,7 @@ func (c *conn) abort() {
 	c.closing = true
 	c.queue, c.queued = nil, 0
 	c.mu.Unlock()
+	c.stopReads()
 	_ = c.ws.Close()
 }
 
@@ -201,22 +207,7 @@ func (c *conn) ping() {
 	_ = c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.settings.WriteTimeout))
 }
 
-// read returns the next message; any message counts as a sign of life.
-func (c *conn) read() ([]byte, error) {
-	for {
-		typ, msg, err := c.ws.ReadMessage()
-		if err != nil {
-			return nil, err
-		}
-		c.pongSeen.Store(true)
-		if typ == websocket.BinaryMessage {
-			return msg, nil
-		}
-		// Text frames are not part of either protocol; skip them.
-	}
-}
-
-// finished marks the read loop's end (the socket is closed by then).
+// finished marks the end of reading (the socket is closed by then).
 func (c *conn) finished() {
 	c.doneOnce.Do(func() {
 		c.abort()

@@ -49,7 +49,7 @@ func startServer(t *testing.T, store *MemoryStore, rdb *redis.Client, s Settings
 }
 
 // serveHub runs hub and serves both its protocols on a loopback server.
-func serveHub(t *testing.T, hub *Hub) *testServer {
+func serveHub(t testing.TB, hub *Hub) *testServer {
 	t.Helper()
 	hub.Run()
 	mux := http.NewServeMux()

@@ -56,25 +56,22 @@ func (h *Hub) ServeHocuspocus(w http.ResponseWriter, req *http.Request) {
 	if c == nil {
 		return
 	}
-	go h.serveHP(c) // as ServeYWebsocket: the handler returns at once
+	h.serveHP(c) // it only registers the socket: the handler returns at once
 }
 
 func (h *Hub) serveHP(c *conn) {
-	defer h.untrack(c)
 	s := &hpSocket{hub: h, c: c, ctx: h.ctx, docs: map[string]*hpDoc{}}
 	timer := time.AfterFunc(h.settings.AuthTimeout, s.expireUnauthenticated)
-	defer timer.Stop()
-	for {
-		msg, err := c.read()
-		if err != nil {
-			break
-		}
+	c.serveReads(func(msg []byte) {
 		if code, reason := s.receive(msg); code != 0 {
 			c.closeNow(code, reason)
 		}
-	}
-	s.endAll()
-	c.finished()
+	}, func() {
+		timer.Stop()
+		s.endAll()
+		c.finished()
+		h.untrack(c)
+	})
 }
 
 // receive routes one message; a non-zero code closes the socket.

@@ -8,20 +8,21 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// upgrader gives each connection a small read buffer of its own (the
-// HTTP server's 4 KiB one is dropped: sync messages are small, and a
-// larger frame is read past the buffer) and lends write buffers from a
-// pool only while a write runs, so an idle connection holds no write
-// buffer. Every origin gets the upgrade: the workspace whose allowed
-// domains apply is known only once the token is decided, and the Origin
-// is checked then (checkOrigin).
+// upgrader lends write buffers from a pool only while a write runs, so an
+// idle connection holds no write buffer. Frames are read by the
+// connection's own frame reader (see reading), not the library's, so the
+// library's read buffer is the smallest it allows (the HTTP server's
+// 4 KiB one is dropped). Every origin gets the upgrade: the workspace
+// whose allowed domains apply is known only once the token is decided,
+// and the Origin is checked then (checkOrigin).
 var upgrader = websocket.Upgrader{
-	ReadBufferSize:  readBufferSize,
+	ReadBufferSize:  unusedReadBuffer,
 	WriteBufferPool: &sync.Pool{},
 	CheckOrigin:     func(*http.Request) bool { return true },
 }
 
-const readBufferSize = 512
+// unusedReadBuffer asks for the library's minimum (a control frame's size).
+const unusedReadBuffer = 1
 
 // accept upgrades the request and registers the connection; nil when the
 // upgrade failed (the upgrader answered) or the hub is shutting down.
@@ -35,21 +36,20 @@ func (h *Hub) accept(w http.ResponseWriter, r *http.Request) *conn {
 	c.origin = r.Header.Get("Origin")
 	if !h.track(c) {
 		c.close(CloseGoingAway, "server shutting down; reconnect")
-		c.drain()
+		c.drain(func() {})
 		return nil
 	}
 	return c
 }
 
 // drain reads until the connection ends (after a close frame was sent,
-// the client's answer or the grace deadline ends it), then cleans up.
-func (c *conn) drain() {
-	for {
-		if _, err := c.read(); err != nil {
-			break
-		}
-	}
-	c.finished()
+// the client's answer or the grace deadline ends it), then cleans up and
+// runs then.
+func (c *conn) drain(then func()) {
+	c.serveReads(func([]byte) {}, func() {
+		c.finished()
+		then()
+	})
 }
 
 // newSessionID names one editing session (the webhook's sessionId).

@@ -27,15 +27,13 @@ func (h *Hub) ServeYWebsocket(w http.ResponseWriter, req *http.Request, org, doc
 }
 
 func (h *Hub) serveYWS(c *conn, token, org, doc, editor string) {
-	defer h.untrack(c)
 	ctx := h.ctx
 	m, release, code, reason := h.open(ctx, c, token, org, doc, editor, ywsFramer{})
 	if m == nil {
 		c.closeNow(code, reason)
-		c.drain()
+		c.drain(func() { h.untrack(c) })
 		return
 	}
-	defer release()
 	m.onEnd = func(_ *member, code int, reason string) {
 		if code == CloseNormal {
 			c.close(code, reason)
@@ -46,28 +44,27 @@ func (h *Hub) serveYWS(c *conn, token, org, doc, editor string) {
 	if err := m.room.join(ctx, m, true); err != nil {
 		h.sessions.remove(m)
 		c.closeNow(CloseInternal, "the document could not be loaded; reconnect")
-		c.drain()
+		c.drain(func() { release(); h.untrack(c) })
 		return
 	}
-	for {
-		msg, err := c.read()
-		if err != nil {
-			break
-		}
+	c.serveReads(func(msg []byte) {
 		if err := h.handleYWS(m, msg); err != nil {
 			m.end(CloseBadRequest, err.Error())
 		}
-	}
-	h.sessions.remove(m)
-	m.end(CloseNormal, "")
-	c.finished()
+	}, func() {
+		h.sessions.remove(m)
+		m.end(CloseNormal, "")
+		c.finished()
+		release()
+		h.untrack(c)
+	})
 }
 
 // open decides the token and counts the session; on refusal it returns no
 // member and the close code and reason to send. The decision (an HTTP call
 // to identity, a Redis script) runs on a goroutine of its own: the deep
 // stack it needs then goes away with it instead of staying with the
-// connection's long-lived read goroutine.
+// connection's goroutine while it waits for the room.
 func (h *Hub) open(ctx context.Context, c *conn, token, org, doc, editor string, f framer) (m *member, release func(), code int, reason string) {
 	done := make(chan struct{})
 	go func() {

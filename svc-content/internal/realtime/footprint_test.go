@@ -1,0 +1,126 @@
+package realtime
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
+)
+
+// maxIdleConnBytes bounds what an idle y-websocket session costs this
+// process (heap plus goroutine stacks, client sockets included): the
+// README's memory goal needs the server's side of a connection small.
+const maxIdleConnBytes = 8 << 10
+
+// An idle session holds no goroutine and no read or write buffer: the
+// process's heap and stacks grow by less than maxIdleConnBytes per
+// connection. The clients are bare TCP sockets after the upgrade, so
+// nearly all of what is counted is the server's.
+func TestIdleConnectionFootprint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens many sockets")
+	}
+	srv := startServer(t, nil, nil, Settings{})
+	const docs, perDoc = 20, 10
+	// Load the rooms first: an idle connection's cost excludes its document's.
+	warm := make([]net.Conn, 0, docs)
+	for d := range docs {
+		warm = append(warm, bareClient(t, srv.wsBase, fmt.Sprintf("org1/idle%d/ed1", d)))
+	}
+	for d := range docs {
+		waitMembers(t, srv.hub, DocKey{"ws1", "org1", fmt.Sprintf("idle%d", d), "ed1"}, 1)
+	}
+	before := footprint()
+	conns := make([]net.Conn, 0, docs*perDoc)
+	for d := range docs {
+		for i := range perDoc {
+			c := bareClient(t, srv.wsBase, fmt.Sprintf("org1/idle%d/ed1", d))
+			// One edit each: the server's side has handled a message
+			// (a reader that kept a deep stack or a buffer would show).
+			update := textUpdate(t, uint64(1000+d*perDoc+i), "x")
+			writeMaskedFrame(t, c, ywsSyncMessage(yproto.SyncUpdate, update))
+			conns = append(conns, c)
+		}
+	}
+	for d := range docs {
+		waitMembers(t, srv.hub, DocKey{"ws1", "org1", fmt.Sprintf("idle%d", d), "ed1"}, perDoc+1)
+	}
+	waitStored(t, srv.store, docs)
+	time.Sleep(200 * time.Millisecond) // the upgrade goroutines end
+	per := (footprint() - before) / int64(len(conns))
+	t.Logf("idle connection: %d bytes (heap + stacks) each, %d goroutines in all", per, runtime.NumGoroutine())
+	if per > maxIdleConnBytes {
+		t.Fatalf("an idle connection costs %d bytes, want at most %d", per, maxIdleConnBytes)
+	}
+	runtime.KeepAlive(warm)
+	runtime.KeepAlive(conns)
+}
+
+// footprint is the live heap plus goroutine stacks after a collection.
+func footprint() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc + ms.StackInuse)
+}
+
+// bareClient upgrades a y-websocket connection by hand and keeps only the
+// socket: no reader, no library state on the client side.
+func bareClient(t testing.TB, wsBase, room string) net.Conn {
+	t.Helper()
+	addr := strings.TrimPrefix(wsBase, "ws://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	req := "GET /v2/crdt/sync/" + room + "?token=editor:ada HTTP/1.1\r\nHost: " + addr +
+		"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+	if _, err := c.Write([]byte(req)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReaderSize(c, 256), nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	return c
+}
+
+// writeMaskedFrame writes msg as one masked binary frame (mask key zero,
+// so the payload goes as is), as a client must.
+func writeMaskedFrame(t *testing.T, c net.Conn, msg []byte) {
+	t.Helper()
+	if len(msg) > 125 {
+		t.Fatalf("test frame of %d bytes: only short frames are written here", len(msg))
+	}
+	frame := append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
+	if _, err := c.Write(frame); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitStored waits until the store holds n documents.
+func waitStored(t *testing.T, s *MemoryStore, n int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s.mu.Lock()
+		got := len(s.docs)
+		s.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d documents stored, want %d", got, n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,205 @@
+package realtime
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// reading is a connection's read side: frames are read when the socket
+// is readable, by a goroutine started for that (see readPoller), so an
+// idle connection has no goroutine and no buffer. Where the socket cannot
+// be polled, one goroutine reads it, blocked in Read.
+type reading struct {
+	fr     frameReader
+	handle func(msg []byte) // one binary message; valid during the call
+	end    func()           // once, when reading ended
+	raw    syscall.RawConn  // the polled socket; nil when a goroutine reads
+	fd     int
+
+	mu     sync.Mutex
+	active bool // a goroutine reads now
+	stop   bool // the connection is being closed: reading ends
+	ended  bool // reading is over (end runs or ran)
+}
+
+// serveReads reads c's messages until the connection ends: handle gets
+// each binary message in order, one at a time (its slice is its own); end
+// runs once afterwards. Reading stops while handle runs, which holds a
+// sender back (back-pressure).
+func (c *conn) serveReads(handle func(msg []byte), end func()) {
+	c.rd.fr.limit = c.settings.MaxMessageBytes
+	c.rd.handle, c.rd.end = handle, end
+	if tcp, ok := c.netConn().(*net.TCPConn); ok && pollReads(c, tcp) {
+		return
+	}
+	go c.readBlocking()
+}
+
+// netConn is the socket under the WebSocket.
+func (c *conn) netConn() net.Conn {
+	if c.out != nil {
+		return c.out.Conn
+	}
+	return c.ws.NetConn()
+}
+
+// readBlocking reads on a goroutine of its own (no poller).
+func (c *conn) readBlocking() {
+	for {
+		buf, pooled := c.rd.fr.buffer()
+		n, err := c.netConn().Read(buf[len(buf):cap(buf)])
+		if !c.consume(buf[:len(buf)+n], pooled) || err != nil {
+			c.endReads()
+			return
+		}
+	}
+}
+
+// readReady reads what a polled socket has, then waits for the poller
+// again; it runs on a goroutine of its own per readiness.
+func (c *conn) readReady() {
+	if !c.rd.begin() {
+		return
+	}
+	for {
+		buf, pooled := c.rd.fr.buffer()
+		n, err := readSome(c.rd.raw, buf[len(buf):cap(buf)])
+		if errors.Is(err, syscall.EAGAIN) {
+			c.rd.fr.keep(buf, pooled)
+			if c.rd.idle() {
+				rearm(c)
+				return
+			}
+			c.endReads()
+			return
+		}
+		if err != nil || n == 0 || !c.consume(buf[:len(buf)+n], pooled) {
+			c.endReads()
+			return
+		}
+	}
+}
+
+// consume handles the complete frames of buf and keeps the rest; false
+// ends reading.
+func (c *conn) consume(buf []byte, pooled *[]byte) bool {
+	done, err := c.rd.fr.parse(buf, c.frame)
+	if err != nil {
+		if pooled != nil {
+			readBufs.Put(pooled)
+		}
+		var fe *frameError
+		if errors.As(err, &fe) {
+			c.closeNow(fe.code, fe.reason)
+		}
+		return false
+	}
+	c.rd.fr.keep(buf[done:], pooled)
+	return !c.rd.stopping()
+}
+
+// errClosed ends reading at the client's close frame.
+var errClosed = io.EOF
+
+// frame handles one control frame or whole message of the client; any
+// frame counts as a sign of life.
+func (c *conn) frame(op byte, payload []byte) error {
+	c.pongSeen.Store(true)
+	switch op {
+	case opBinary:
+		c.rd.handle(append([]byte(nil), payload...))
+	case opPing:
+		_ = c.ws.WriteControl(websocket.PongMessage, payload, time.Now().Add(c.settings.WriteTimeout))
+	case opClose:
+		c.answerClose(payload)
+		return errClosed
+	}
+	// Text frames are not part of either protocol; pongs only show life.
+	return nil
+}
+
+// answerClose echoes the client's close frame (unless the server's own
+// went first), as the WebSocket library did.
+func (c *conn) answerClose(payload []byte) {
+	c.mu.Lock()
+	answered := c.closing
+	c.closing = true
+	c.queue, c.queued = nil, 0
+	c.mu.Unlock()
+	if answered {
+		return
+	}
+	echo := []byte{}
+	if len(payload) >= 2 {
+		echo = payload[:2]
+	}
+	_ = c.ws.WriteControl(websocket.CloseMessage, echo, time.Now().Add(c.settings.WriteTimeout))
+}
+
+// stopReads ends reading as the connection closes: at once when no read
+// runs (the socket leaves the poller before it is closed, so its number
+// is free for the next), else when the running one returns.
+func (c *conn) stopReads() {
+	c.rd.mu.Lock()
+	c.rd.stop = true
+	idle := c.rd.raw != nil && c.rd.handle != nil && !c.rd.active && !c.rd.ended
+	if idle {
+		c.rd.ended = true
+	}
+	c.rd.mu.Unlock()
+	if idle {
+		unpoll(c)
+		go c.rd.end()
+	}
+}
+
+// endReads ends reading from the goroutine that reads.
+func (c *conn) endReads() {
+	c.rd.mu.Lock()
+	already := c.rd.ended
+	c.rd.ended, c.rd.active = true, false
+	c.rd.mu.Unlock()
+	if already {
+		return
+	}
+	if c.rd.raw != nil {
+		unpoll(c)
+	}
+	c.rd.end()
+}
+
+// begin claims the read side for one goroutine; false when another reads
+// or reading is over.
+func (r *reading) begin() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.active || r.ended {
+		return false
+	}
+	r.active = true
+	return true
+}
+
+// idle releases the read side when the socket has nothing more; false
+// when reading must end instead.
+func (r *reading) idle() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stop {
+		return false
+	}
+	r.active = false
+	return true
+}
+
+func (r *reading) stopping() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stop
+}

@@ -1,0 +1,20 @@
+//go:build !linux
+
+package realtime
+
+import (
+	"errors"
+	"net"
+	"syscall"
+)
+
+// pollReads: without epoll every connection reads on a goroutine of its
+// own (readBlocking).
+func pollReads(*conn, *net.TCPConn) bool { return false }
+
+func rearm(*conn)  {}
+func unpoll(*conn) {}
+
+func readSome(syscall.RawConn, []byte) (int, error) {
+	return 0, errors.New("realtime: no poller on this system")
+}
