@@ -14,7 +14,8 @@ type DeleteUsersRequest struct {
 // membership. A user with nothing to remove gets success: false.
 //
 // Per chunk of writeChunk users: one read of who has something to remove,
-// one delete per collection, then the revocations of the chunk. Every step
+// one delete per collection, then the revocations of the chunk, recorded
+// and announced as one batch (revoke). Every step
 // is idempotent, so the same request again completes one that failed part
 // way (users removed by the failed attempt then answer success: false).
 func (s *Service) DeleteUsers(ctx context.Context, ws string, req DeleteUsersRequest) (map[string]ItemResult, error) {
@@ -36,12 +37,11 @@ func (s *Service) DeleteUsers(ctx context.Context, ws string, req DeleteUsersReq
 		for _, id := range removed {
 			found[id] = true
 		}
-		for _, userID := range chunk {
-			if err := s.revoke(ctx, ws, req.Scope.revocation(userID)); err != nil {
-				return err
-			}
+		revoked := make([]Revocation, len(chunk))
+		for i, userID := range chunk {
+			revoked[i] = req.Scope.revocation(userID)
 		}
-		return nil
+		return s.revoke(ctx, ws, revoked)
 	})
 	if err != nil {
 		return nil, err

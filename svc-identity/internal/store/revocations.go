@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -49,14 +50,50 @@ func revocationID(ws string, r identity.Revocation) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// SaveRevocation implements identity.RevocationStore.
-func (s *Revocations) SaveRevocation(ctx context.Context, ws string, r identity.Revocation) error {
-	rec := revocationRecord{
-		ID: revocationID(ws, r), WorkspaceID: ws, UserID: r.UserID, ResourceType: string(r.Type),
-		ResourceID: r.ResourceID, OrganizationID: r.OrganizationID, RevokedAt: r.RevokedAt,
+// SaveRevocations implements identity.RevocationStore with one unordered
+// insert; the revocations already stored (a retry, a grant removed again)
+// get the new revokedAt with one more update. Both commands name documents
+// by _id, so neither reads the collection per revocation.
+func (s *Revocations) SaveRevocations(ctx context.Context, ws string, rs []identity.Revocation) error {
+	if len(rs) == 0 {
+		return nil
 	}
-	_, err := s.coll.ReplaceOne(ctx, bson.M{"_id": rec.ID}, rec, options.Replace().SetUpsert(true))
-	return err
+	docs := make([]any, len(rs))
+	for i, r := range rs {
+		docs[i] = revocationRecord{
+			ID: revocationID(ws, r), WorkspaceID: ws, UserID: r.UserID, ResourceType: string(r.Type),
+			ResourceID: r.ResourceID, OrganizationID: r.OrganizationID, RevokedAt: r.RevokedAt,
+		}
+	}
+	_, err := s.coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	stored, err := duplicates(err)
+	if err != nil {
+		return fmt.Errorf("insert revocations: %w", err)
+	}
+	return s.moveRevokedAt(ctx, stored, docs)
+}
+
+// moveRevokedAt sets the revokedAt of docs[stored] (already stored, their
+// other fields equal by construction of the _id). The revocations of one
+// batch share a time, so it is one update per distinct time: an exact _id
+// (the filter FerretDB v1 answers from its index) when there is one
+// document, else one $in.
+func (s *Revocations) moveRevokedAt(ctx context.Context, stored []int, docs []any) error {
+	byTime := map[int64]bson.A{}
+	for _, i := range stored {
+		rec := docs[i].(revocationRecord)
+		byTime[rec.RevokedAt] = append(byTime[rec.RevokedAt], rec.ID)
+	}
+	for at, ids := range byTime {
+		var filter any = bson.M{"_id": bson.M{"$in": ids}}
+		if len(ids) == 1 {
+			filter = bson.M{"_id": ids[0]}
+		}
+		if _, err := s.coll.UpdateMany(ctx, filter, bson.M{"$set": bson.M{"revokedAt": at}}); err != nil {
+			return fmt.Errorf("update revocations: %w", err)
+		}
+	}
+	return nil
 }
 
 // DeleteRevocation implements identity.RevocationStore.
