@@ -58,9 +58,9 @@ func (s *Service) WithRevocations(store RevocationStore, notify AccessNotifier) 
 }
 
 // revoke records removals, writeChunk at a time, then announces the
-// users who lost access once for the whole batch: a store command and an
-// event publication per chunk, not per user (1,000 users took minutes one
-// at a time). The removal itself already happened, so a failure to record
+// users who lost access once for the whole batch: a store write per chunk
+// and one event publication, not one of each per user (1,000 users took
+// minutes one at a time). The removal itself already happened, so a failure to record
 // is returned (the caller's request fails and may be retried, removals
 // being idempotent).
 func (s *Service) revoke(ctx context.Context, ws string, rs []Revocation) error {
