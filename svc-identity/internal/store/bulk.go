@@ -25,10 +25,11 @@ type upsertItem struct {
 
 // bulkUpsert applies items as upserts with few store commands: one read
 // finds which documents exist, one unordered insert creates the others,
-// and the existing ones are updated with one command per distinct update
-// (a batch of memberships of one role is one command; profiles, each with
-// its own fields, one each). A bulk update command of many statements is
-// not used: FerretDB v1 on SQLite (the embedded store) hangs on one. Every
+// and the existing ones that change are updated by _id, a few at a time
+// (updateByID). A bulk update command of many statements is not used:
+// FerretDB v1 on SQLite (the embedded store) hangs on one of many
+// single-document updates (each holds a connection until the command
+// ends). Every
 // step is idempotent, so a retry after a failure part way completes the
 // batch; an insert that lost a race to another writer becomes an update.
 func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem) error {
@@ -40,7 +41,7 @@ func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem)
 }
 
 // updateExisting applies the updates of items whose documents exist (one
-// read, then one command per distinct change) and returns the others.
+// read, then an update by _id per changed document) and returns the others.
 func updateExisting(ctx context.Context, coll *mongo.Collection, items []upsertItem) (missing []upsertItem, err error) {
 	if len(items) == 0 {
 		return nil, nil
@@ -49,8 +50,7 @@ func updateExisting(ctx context.Context, coll *mongo.Collection, items []upsertI
 	if err != nil {
 		return nil, err
 	}
-	groups := map[string]*updateGroup{}
-	var order []string
+	var updates []idUpdate
 	for _, it := range items {
 		stored, found := existing[keyString(it.key)]
 		if !found {
@@ -60,36 +60,12 @@ func updateExisting(ctx context.Context, coll *mongo.Collection, items []upsertI
 		if changesNothing(stored, it) {
 			continue // a retry, or the same data sent again
 		}
-		update := withoutInsertOnly(it.update)
-		id := fmt.Sprint(update)
-		g := groups[id]
-		if g == nil {
-			g = &updateGroup{update: update}
-			groups[id] = g
-			order = append(order, id)
-		}
-		g.ids = append(g.ids, stored["_id"])
+		updates = append(updates, idUpdate{id: stored["_id"], update: withoutInsertOnly(it.update)})
 	}
-	for _, id := range order {
-		g := groups[id]
-		var filter any = bson.M{"_id": bson.M{"$in": g.ids}}
-		if len(g.ids) == 1 {
-			// An exact _id alone: the one filter FerretDB v1 (the embedded
-			// store) answers from its index; anything else scans the
-			// collection, once per distinct change.
-			filter = bson.M{"_id": g.ids[0]}
-		}
-		if _, err := coll.UpdateMany(ctx, filter, g.update); err != nil {
-			return nil, fmt.Errorf("update many in %s: %w", coll.Name(), err)
-		}
+	if err := updateByID(ctx, coll, updates); err != nil {
+		return nil, err
 	}
 	return missing, nil
-}
-
-// updateGroup is one update applied to the existing documents of ids.
-type updateGroup struct {
-	update bson.M
-	ids    bson.A
 }
 
 // withoutInsertOnly is update without $setOnInsert, for a document known to

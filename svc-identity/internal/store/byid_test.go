@@ -1,0 +1,75 @@
+package store_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/opencollab/backend/svc-identity/internal/identity"
+	"github.com/opencollab/backend/svc-identity/internal/store"
+)
+
+// users/update's writes on the store: the profiles of a batch are one read
+// and an update by _id of each that changes, a few in flight at once (the
+// embedded store commits each document on its own, so overlapping them is
+// what makes a batch of distinct changes fast); the roles are one read and
+// an update of each membership whose role differs. A retry changes
+// nothing and sends no update.
+func TestUsersUpdateWritesChangedDocumentsByIDConcurrently(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	db, commands := countedDB(t)
+	s := store.New(db)
+	if err := s.EnsureIndexes(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const n = 120
+	profiles, memberships, ids := make([]identity.Profile, n), make([]identity.Membership, n), make([]string, n)
+	for i := range n {
+		ids[i] = fmt.Sprintf("u%03d", i)
+		profiles[i] = identity.Profile{UserID: ids[i]}
+		role := identity.RoleEditor
+		if i%2 == 0 {
+			role = identity.RoleViewer
+		}
+		memberships[i] = identity.Membership{MembershipKey: orgMembership(ids[i]), AccessRole: role}
+	}
+	if err := s.SaveUsers(ctx, "ws", profiles, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveMemberships(ctx, "ws", memberships); err != nil {
+		t.Fatal(err)
+	}
+	for i := range profiles {
+		name := "Renamed " + ids[i]
+		profiles[i].Name = &name
+	}
+	for round := range 2 {
+		commands.take()
+		if err := s.SaveUsers(ctx, "ws", profiles, int64(2+round)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetMembershipRoles(ctx, "ws", orgMembership(""), ids, identity.RoleViewer); err != nil {
+			t.Fatal(err)
+		}
+		got, most := commands.take()
+		wantUpdates := map[int]int{0: n + n/2, 1: 0}[round] // every profile, the editors; then nothing
+		if got["find"] != 2 || got["update"] != wantUpdates || got["insert"] != 0 {
+			t.Errorf("round %d: commands %v, want 2 finds and %d updates", round, got, wantUpdates)
+		}
+		if round == 0 && (most < 2 || most > 4) {
+			t.Errorf("at most %d updates in flight, want 2 to 4", most)
+		}
+	}
+	users, err := s.GetUsers(ctx, "ws", ids)
+	if err != nil || users["u119"].Name != "Renamed u119" {
+		t.Fatalf("u119 = %+v, %v", users["u119"], err)
+	}
+	m, err := s.GetMembership(ctx, "ws", orgMembership("u119"))
+	if err != nil || m.AccessRole != identity.RoleViewer {
+		t.Fatalf("u119's membership = %+v, %v; want viewer", m, err)
+	}
+}
+
+func orgMembership(userID string) identity.MembershipKey {
+	return identity.MembershipKey{OrganizationID: "o1", Type: identity.ResourceOrganization, ResourceID: "o1", UserID: userID}
+}
