@@ -16,12 +16,10 @@ import (
 // nothing and sends no update.
 func TestUsersUpdateWritesChangedDocumentsByIDConcurrently(t *testing.T) {
 	t.Parallel()
-	ctx := t.Context()
 	db, commands := countedDB(t)
+	ctx := t.Context()
 	s := store.New(db)
-	if err := s.EnsureIndexes(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ensured(t, s.EnsureIndexes)
 	const n = 120
 	profiles, memberships, ids := make([]identity.Profile, n), make([]identity.Membership, n), make([]string, n)
 	for i := range n {

@@ -75,3 +75,11 @@ func countedDB(t *testing.T) (*mongo.Database, *commandCounter) {
 	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
 	return client.Database(c.db), c
 }
+
+// ensured runs an EnsureIndexes, failing t on an error.
+func ensured(t *testing.T, ensure func(context.Context) error) {
+	t.Helper()
+	if err := ensure(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}

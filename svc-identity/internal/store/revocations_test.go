@@ -16,9 +16,7 @@ func TestSaveRevocationsIsOneCommandPerChunk(t *testing.T) {
 	ctx := t.Context()
 	db, commands := countedDB(t)
 	s := store.NewRevocations(db)
-	if err := s.EnsureIndexes(ctx); err != nil {
-		t.Fatal(err)
-	}
+	ensured(t, s.EnsureIndexes)
 	batch := func(n int, at int64) []identity.Revocation {
 		rs := make([]identity.Revocation, n)
 		for i := range rs {
