@@ -25,11 +25,7 @@ type upsertItem struct {
 
 // bulkUpsert applies items as upserts with few store commands: one read
 // finds which documents exist, one unordered insert creates the others,
-// and the existing ones that change are updated by _id, a few at a time
-// (updateByID). A bulk update command of many statements is not used:
-// FerretDB v1 on SQLite (the embedded store) hangs on one of many
-// single-document updates (each holds a connection until the command
-// ends). Every
+// and one command updates the existing ones by _id (updateByID). Every
 // step is idempotent, so a retry after a failure part way completes the
 // batch; an insert that lost a race to another writer becomes an update.
 func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem) error {
@@ -41,7 +37,8 @@ func bulkUpsert(ctx context.Context, coll *mongo.Collection, items []upsertItem)
 }
 
 // updateExisting applies the updates of items whose documents exist (one
-// read, then an update by _id per changed document) and returns the others.
+// read, then one command of an update by _id each, see updateByID) and
+// returns the others.
 func updateExisting(ctx context.Context, coll *mongo.Collection, items []upsertItem) (missing []upsertItem, err error) {
 	if len(items) == 0 {
 		return nil, nil
@@ -62,10 +59,7 @@ func updateExisting(ctx context.Context, coll *mongo.Collection, items []upsertI
 		}
 		updates = append(updates, idUpdate{id: stored["_id"], update: withoutInsertOnly(it.update)})
 	}
-	if err := updateByID(ctx, coll, updates); err != nil {
-		return nil, err
-	}
-	return missing, nil
+	return missing, updateByID(ctx, coll, updates)
 }
 
 // withoutInsertOnly is update without $setOnInsert, for a document known to

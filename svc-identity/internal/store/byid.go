@@ -6,41 +6,37 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"golang.org/x/sync/errgroup"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
-// writeConcurrency is how many single-document writes of one batch are in
-// flight at once. FerretDB v1 (the embedded store) commits every document
-// an update modifies in a SQLite transaction of its own, even inside one
-// multi-document update, so a batch of distinct changes costs a commit per
-// document whatever shape the commands take, and a multi-document update
-// adds a scan. Overlapping a few single-document updates (the round trip,
-// FerretDB's decoding and lookup of one with the commit of another) took
-// 250 of them from 3.0 s to 1.0 s on the shared 2-core machine at load 30;
-// 16 in flight gained nothing over 4.
-const writeConcurrency = 4
+// FerretDB v1 (the embedded store) answers only a filter of an exact _id
+// alone from its index; every other filter, $in of _ids included, reads the
+// whole collection. So a batch that knows its documents' _ids writes them
+// with one command of one statement per _id: one round trip, no scan.
+//
+// Update statements are multi (updateMany): FerretDB v1 keeps the cursor of
+// a single-document (updateOne) statement open until the whole command
+// ends, and a command of more statements than its connection pool (100)
+// hangs; a multi statement reads its cursor to the end, which closes it.
 
-// idUpdate is one update of the document whose _id is id.
+// idUpdate is one update of the document with the _id id.
 type idUpdate struct {
 	id     any
 	update bson.M
 }
 
-// updateByID applies each update to its document, named by its exact _id
-// (the one filter FerretDB v1 answers from its index), writeConcurrency at
-// a time, and returns the first error. The documents are distinct, so the
-// order they are written in does not matter; each update is idempotent,
-// so a retry after a failure part way completes the batch.
+// updateByID applies each update to the document of its _id with one
+// command; the caller bounds the batch (writeChunk).
 func updateByID(ctx context.Context, coll *mongo.Collection, updates []idUpdate) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(writeConcurrency)
-	for _, u := range updates {
-		g.Go(func() error {
-			if _, err := coll.UpdateOne(gctx, bson.M{"_id": u.id}, u.update); err != nil {
-				return fmt.Errorf("update in %s: %w", coll.Name(), err)
-			}
-			return nil
-		})
+	if len(updates) == 0 {
+		return nil
 	}
-	return g.Wait()
+	models := make([]mongo.WriteModel, len(updates))
+	for i, u := range updates {
+		models[i] = mongo.NewUpdateManyModel().SetFilter(bson.D{{Key: "_id", Value: u.id}}).SetUpdate(u.update)
+	}
+	if _, err := coll.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
+		return fmt.Errorf("update by _id in %s: %w", coll.Name(), err)
+	}
+	return nil
 }

@@ -79,7 +79,7 @@ func (s *Store) UpdateDocument(ctx context.Context, ws, orgID string, in identit
 }
 
 // UpdateDocuments implements identity.DocumentStore with one read and an
-// update by _id per changed document (updateExisting).
+// update by _id per distinct change (updateExisting).
 func (s *Store) UpdateDocuments(ctx context.Context, ws, orgID string, ins []identity.DocumentInput, now int64) ([]string, error) {
 	items := make([]upsertItem, len(ins))
 	for i, in := range ins {

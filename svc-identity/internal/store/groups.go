@@ -19,7 +19,7 @@ func groupKey(ws, orgID, groupID string) bson.D {
 }
 
 // SaveGroups implements identity.GroupStore: one read, an update by _id
-// per changed group, one insert of the new groups (idempotent).
+// per distinct change, one insert of the new groups (idempotent).
 func (s *Store) SaveGroups(ctx context.Context, ws string, gs []identity.Group, now int64) ([]string, error) {
 	items := make([]upsertItem, len(gs))
 	for i, g := range gs {

@@ -28,13 +28,13 @@ func TestSaveRevocationsIsOneCommandPerChunk(t *testing.T) {
 	if err := s.SaveRevocations(ctx, "ws", batch(200, 1000)); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := commands.take(); got["insert"] != 1 || len(got) != 1 {
+	if got := commands.take(); got["insert"] != 1 || len(got) != 1 {
 		t.Fatalf("commands of 200 new revocations: %v, want one insert", got)
 	}
 	if err := s.SaveRevocations(ctx, "ws", batch(250, 2000)); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := commands.take(); got["insert"] != 1 || got["update"] != 1 || len(got) != 2 {
+	if got := commands.take(); got["insert"] != 1 || got["update"] != 1 || len(got) != 2 {
 		t.Fatalf("commands of 200 stored and 50 new revocations: %v, want one insert and one update", got)
 	}
 	for _, user := range []string{"u000", "u199", "u249"} {

@@ -20,10 +20,6 @@ type commandCounter struct {
 	db    string
 	mu    sync.Mutex
 	count map[string]int
-	// inFlight and mostInFlight are the update commands sent and not yet
-	// answered, now and at most.
-	inFlight, mostInFlight int
-	updates                map[int64]bool // request ids of updates in flight
 }
 
 func (c *commandCounter) started(_ context.Context, e *event.CommandStartedEvent) {
@@ -33,42 +29,24 @@ func (c *commandCounter) started(_ context.Context, e *event.CommandStartedEvent
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.count[e.CommandName]++
-	if e.CommandName == "update" {
-		c.updates[e.RequestID] = true
-		c.inFlight++
-		c.mostInFlight = max(c.mostInFlight, c.inFlight)
-	}
 }
 
-func (c *commandCounter) finished(id int64) {
+// take returns the counts since the last take and starts again.
+func (c *commandCounter) take() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.updates[id] {
-		delete(c.updates, id)
-		c.inFlight--
-	}
-}
-
-// take returns the counts and the most updates in flight since the last
-// take, and starts again.
-func (c *commandCounter) take() (map[string]int, int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out, most := c.count, c.mostInFlight
-	c.count, c.mostInFlight = map[string]int{}, 0
-	return out, most
+	out := c.count
+	c.count = map[string]int{}
+	return out
 }
 
 // countedDB is a fresh database on its own client, whose commands are
 // counted.
 func countedDB(t *testing.T) (*mongo.Database, *commandCounter) {
 	t.Helper()
-	c := &commandCounter{db: testenv.FreshDBName(t), count: map[string]int{}, updates: map[int64]bool{}}
-	client, err := mongo.Connect(options.Client().ApplyURI(testenv.MongoURI(t)).SetMonitor(&event.CommandMonitor{
-		Started:   c.started,
-		Succeeded: func(_ context.Context, e *event.CommandSucceededEvent) { c.finished(e.RequestID) },
-		Failed:    func(_ context.Context, e *event.CommandFailedEvent) { c.finished(e.RequestID) },
-	}))
+	c := &commandCounter{db: testenv.FreshDBName(t), count: map[string]int{}}
+	client, err := mongo.Connect(options.Client().ApplyURI(testenv.MongoURI(t)).
+		SetMonitor(&event.CommandMonitor{Started: c.started}))
 	if err != nil {
 		t.Fatal(err)
 	}
