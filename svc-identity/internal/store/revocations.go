@@ -52,8 +52,8 @@ func revocationID(ws string, r identity.Revocation) string {
 
 // SaveRevocations implements identity.RevocationStore with one unordered
 // insert; the revocations already stored (a retry, a grant removed again)
-// get the new revokedAt with one more update. Both commands name documents
-// by _id, so neither reads the collection per revocation.
+// get the new revokedAt with one more command. Both name documents by _id,
+// so neither scans the collection.
 func (s *Revocations) SaveRevocations(ctx context.Context, ws string, rs []identity.Revocation) error {
 	if len(rs) == 0 {
 		return nil
@@ -74,26 +74,16 @@ func (s *Revocations) SaveRevocations(ctx context.Context, ws string, rs []ident
 }
 
 // moveRevokedAt sets the revokedAt of docs[stored] (already stored, their
-// other fields equal by construction of the _id). The revocations of one
-// batch share a time, so it is one update per distinct time: an exact _id
-// (the filter FerretDB v1 answers from its index) when there is one
-// document, else one $in.
+// other fields equal by construction of the _id) with one command of an
+// update by _id each (updateByID): an update of them all by $in would scan
+// the collection.
 func (s *Revocations) moveRevokedAt(ctx context.Context, stored []int, docs []any) error {
-	byTime := map[int64]bson.A{}
-	for _, i := range stored {
-		rec := docs[i].(revocationRecord)
-		byTime[rec.RevokedAt] = append(byTime[rec.RevokedAt], rec.ID)
+	updates := make([]idUpdate, len(stored))
+	for i, d := range stored {
+		rec := docs[d].(revocationRecord)
+		updates[i] = idUpdate{id: rec.ID, update: bson.M{"$set": bson.M{"revokedAt": rec.RevokedAt}}}
 	}
-	for at, ids := range byTime {
-		var filter any = bson.M{"_id": bson.M{"$in": ids}}
-		if len(ids) == 1 {
-			filter = bson.M{"_id": ids[0]}
-		}
-		if _, err := s.coll.UpdateMany(ctx, filter, bson.M{"$set": bson.M{"revokedAt": at}}); err != nil {
-			return fmt.Errorf("update revocations: %w", err)
-		}
-	}
-	return nil
+	return updateByID(ctx, s.coll, updates)
 }
 
 // DeleteRevocation implements identity.RevocationStore.
