@@ -56,20 +56,63 @@ type Service struct{ *service.Frame }
 // "events:identity"): today only AccessRemovedEvent.
 const EventSource = "identity"
 
-// AccessRemovedEvent says a user's grants were removed
-// (permissions/remove, users/delete); svc-content ends the user's realtime
-// sessions that no longer have access.
+// AccessRemovedEvent says users' grants were removed (permissions/remove,
+// users/delete); svc-content ends their realtime sessions that no longer
+// have access. Its data is {"userIds": [...]} (at most
+// accessEventUsers), with "userId" too when it names one user (the shape
+// of one event per user, which consumers before the batch read).
 const AccessRemovedEvent = "identity.access_removed"
 
-// accessEvents publishes AccessRemovedEvent.
+// accessEventUsers is the most users one AccessRemovedEvent names. One
+// event per user cost an outbox document each, which the embedded store
+// writes (and marks relayed) one commit at a time: a users/delete of 1,000
+// took seconds for its events alone.
+const accessEventUsers = 250
+
+// accessEvents publishes AccessRemovedEvent: the removals of a batch
+// grouped by organization, accessEventUsers users an event, in one Publish.
 type accessEvents struct{ pub *events.Publisher }
 
-func (a accessEvents) AccessRemoved(ctx context.Context, ws, userID, orgID string) error {
-	ev, err := events.New(AccessRemovedEvent, EventSource, ws, orgID, "", map[string]string{"userId": userID})
-	if err != nil {
-		return err
+func (a accessEvents) AccessRemoved(ctx context.Context, ws string, removed []identity.AccessRemoval) error {
+	var evs []events.Event
+	for _, g := range usersByOrganization(removed) {
+		for start := 0; start < len(g.users); start += accessEventUsers {
+			users := g.users[start:min(start+accessEventUsers, len(g.users))]
+			data := map[string]any{"userIds": users}
+			if len(users) == 1 {
+				data["userId"] = users[0]
+			}
+			ev, err := events.New(AccessRemovedEvent, EventSource, ws, g.org, "", data)
+			if err != nil {
+				return err
+			}
+			evs = append(evs, ev)
+		}
 	}
-	return a.pub.Publish(ctx, ev)
+	return a.pub.Publish(ctx, evs...)
+}
+
+// orgUsers are the users of removals in one organization.
+type orgUsers struct {
+	org   string
+	users []string
+}
+
+// usersByOrganization groups removals by organization, in order of first
+// appearance.
+func usersByOrganization(removed []identity.AccessRemoval) []orgUsers {
+	var out []orgUsers
+	at := map[string]int{}
+	for _, r := range removed {
+		i, ok := at[r.OrganizationID]
+		if !ok {
+			i = len(out)
+			at[r.OrganizationID] = i
+			out = append(out, orgUsers{org: r.OrganizationID})
+		}
+		out[i].users = append(out[i].users, r.UserID)
+	}
+	return out
 }
 
 // New creates the indexes and builds the HTTP handler.

@@ -10,7 +10,8 @@ import (
 )
 
 // AccessRemovedEvent is svc-identity's event of removed grants (stream
-// "events:identity"): the user's sessions are decided again at once.
+// "events:identity"), naming one user (data.userId) or a batch
+// (data.userIds): their sessions are decided again at once.
 const (
 	AccessRemovedEvent = "identity.access_removed"
 	identityStream     = "events:identity"
@@ -56,14 +57,21 @@ func (h *Hub) accessEvent(m redis.XMessage, inv Invalidator) {
 		Type        string `json:"type"`
 		WorkspaceID string `json:"workspaceId"`
 		Data        struct {
-			UserID string `json:"userId"`
+			UserID  string   `json:"userId"`  // an event of one user
+			UserIDs []string `json:"userIds"` // a batch (users/delete)
 		} `json:"data"`
 	}
-	if json.Unmarshal([]byte(raw), &ev) != nil || ev.Type != AccessRemovedEvent || ev.Data.UserID == "" {
+	if json.Unmarshal([]byte(raw), &ev) != nil || ev.Type != AccessRemovedEvent {
 		return
 	}
-	if inv != nil {
-		inv.Invalidate(ev.WorkspaceID, ev.Data.UserID)
+	users := ev.Data.UserIDs
+	if len(users) == 0 && ev.Data.UserID != "" {
+		users = []string{ev.Data.UserID}
 	}
-	go h.sessions.recheckUser(ev.WorkspaceID, ev.Data.UserID)
+	for _, user := range users {
+		if inv != nil {
+			inv.Invalidate(ev.WorkspaceID, user)
+		}
+		go h.sessions.recheckUser(ev.WorkspaceID, user)
+	}
 }

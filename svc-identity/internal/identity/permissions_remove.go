@@ -26,10 +26,9 @@ func (s *Service) RemovePermissions(ctx context.Context, ws, userID string, refs
 	if err := s.store.DeleteUserGrants(ctx, ws, userID, grants); err != nil {
 		return err
 	}
-	for _, r := range grants {
-		if err := s.revoke(ctx, ws, Revocation{UserID: userID, Type: r.Type, ResourceID: r.ID, OrganizationID: r.OrganizationID}); err != nil {
-			return err
-		}
+	revoked := make([]Revocation, len(grants))
+	for i, r := range grants {
+		revoked[i] = Revocation{UserID: userID, Type: r.Type, ResourceID: r.ID, OrganizationID: r.OrganizationID}
 	}
-	return nil
+	return s.revoke(ctx, ws, revoked)
 }

@@ -27,7 +27,9 @@ const RevokedMembership ResourceType = "organizationMembership"
 
 // RevocationStore keeps revocations.
 type RevocationStore interface {
-	SaveRevocation(ctx context.Context, ws string, r Revocation) error
+	// SaveRevocations records rs (at most writeChunk) with a bounded
+	// number of store commands; saving one again moves its RevokedAt.
+	SaveRevocations(ctx context.Context, ws string, rs []Revocation) error
 	// DeleteRevocation lifts the revocation of exactly this grant.
 	DeleteRevocation(ctx context.Context, ws string, r Revocation) error
 	// Revocations returns the user's revocations made at or after since
@@ -35,10 +37,17 @@ type RevocationStore interface {
 	Revocations(ctx context.Context, ws, userID string, since int64) ([]Revocation, error)
 }
 
-// AccessNotifier is told when a user's grants were removed, so open
-// realtime sessions can be decided again at once.
+// AccessNotifier is told when users' grants were removed, so open
+// realtime sessions can be decided again at once. One call carries a
+// whole batch of removals (one announcement per user and organization).
 type AccessNotifier interface {
-	AccessRemoved(ctx context.Context, ws, userID, orgID string) error
+	AccessRemoved(ctx context.Context, ws string, removed []AccessRemoval) error
+}
+
+// AccessRemoval is one user who lost grants in one organization ("" for a
+// folder removed in every organization).
+type AccessRemoval struct {
+	UserID, OrganizationID string
 }
 
 // WithRevocations makes removals revoke the grants of tokens already
@@ -48,27 +57,50 @@ func (s *Service) WithRevocations(store RevocationStore, notify AccessNotifier) 
 	return s
 }
 
-// revoke records removals; the removal itself already happened, so a
-// failure here is returned (the caller's request fails and may be retried,
-// removals being idempotent).
-func (s *Service) revoke(ctx context.Context, ws string, rs ...Revocation) error {
-	if s.revocations == nil {
+// revoke records removals, writeChunk at a time, then announces the
+// users who lost access once for the whole batch: a store write per chunk
+// and one event publication, not one of each per user (1,000 users took
+// minutes one at a time). The removal itself already happened, so a failure to record
+// is returned (the caller's request fails and may be retried, removals
+// being idempotent).
+func (s *Service) revoke(ctx context.Context, ws string, rs []Revocation) error {
+	if s.revocations == nil || len(rs) == 0 {
 		return nil
 	}
 	now := s.nowMilli()
-	for _, r := range rs {
+	stamped := make([]Revocation, len(rs))
+	for i, r := range rs {
 		r.RevokedAt = now
-		if err := s.revocations.SaveRevocation(ctx, ws, r); err != nil {
-			return err
-		}
-		if s.notify != nil {
-			if err := s.notify.AccessRemoved(ctx, ws, r.UserID, r.OrganizationID); err != nil {
-				// Sessions are re-decided periodically anyway.
-				slog.WarnContext(ctx, "identity: access removal not announced", "error", err)
-			}
+		stamped[i] = r
+	}
+	err := inChunks(stamped, func(chunk []Revocation) error {
+		return s.revocations.SaveRevocations(ctx, ws, chunk)
+	})
+	if err != nil {
+		return err
+	}
+	if s.notify != nil {
+		if err := s.notify.AccessRemoved(ctx, ws, removals(stamped)); err != nil {
+			// Sessions are re-decided periodically anyway.
+			slog.WarnContext(ctx, "identity: access removal not announced", "error", err)
 		}
 	}
 	return nil
+}
+
+// removals are the distinct users and organizations of rs, in order: a
+// user who lost a hundred documents of one organization is announced once.
+func removals(rs []Revocation) []AccessRemoval {
+	seen := make(map[AccessRemoval]bool, len(rs))
+	out := make([]AccessRemoval, 0, len(rs))
+	for _, r := range rs {
+		a := AccessRemoval{UserID: r.UserID, OrganizationID: r.OrganizationID}
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // unrevoke lifts the revocation of a grant given again.

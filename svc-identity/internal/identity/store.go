@@ -91,7 +91,8 @@ type DocumentQuery struct {
 type UserStore interface {
 	// SaveUsers creates each user or updates the fields its profile
 	// carries; idempotent, so a retry completes a write that failed part
-	// way. The caller bounds the batch (writeChunk).
+	// way. The caller bounds the batch (writeChunk, or the request's
+	// limit where reading once matters more: users/update).
 	SaveUsers(ctx context.Context, ws string, profiles []Profile, now int64) error
 	GetUsers(ctx context.Context, ws string, userIDs []string) (map[string]UserSummary, error)
 }

@@ -13,38 +13,37 @@ type DeleteUsersRequest struct {
 // and every group membership; at folder or document level, that one
 // membership. A user with nothing to remove gets success: false.
 //
-// Per chunk of writeChunk users: one read of who has something to remove,
-// one delete per collection, then the revocations of the chunk. Every step
-// is idempotent, so the same request again completes one that failed part
-// way (users removed by the failed attempt then answer success: false).
+// One store call for the whole request (the request's limit bounds it):
+// one read of who has something to remove and one delete per collection,
+// each a scan on the embedded store whatever its size, so doing them per
+// chunk only multiplied the scans. Then the revocations, written a chunk
+// at a time and announced once (revoke). Every step is idempotent, so the
+// same request again completes one that failed part way (users removed by
+// the failed attempt then answer success: false).
 func (s *Service) DeleteUsers(ctx context.Context, ws string, req DeleteUsersRequest) (map[string]ItemResult, error) {
 	if err := req.Scope.validate(); err != nil {
 		return nil, err
 	}
-	found := map[string]bool{}
-	err := inChunks(req.UserIDs, func(chunk []string) error {
-		var removed []string
-		var err error
-		if req.Scope.isOrganization() {
-			removed, err = s.store.RemoveUsersFromOrganization(ctx, ws, req.OrganizationID, chunk)
-		} else {
-			removed, err = s.store.DeleteMembershipsAt(ctx, ws, req.Scope.key(""), chunk)
-		}
-		if err != nil {
-			return err
-		}
-		for _, id := range removed {
-			found[id] = true
-		}
-		for _, userID := range chunk {
-			if err := s.revoke(ctx, ws, req.Scope.revocation(userID)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	var removed []string
+	var err error
+	if req.Scope.isOrganization() {
+		removed, err = s.store.RemoveUsersFromOrganization(ctx, ws, req.OrganizationID, req.UserIDs)
+	} else {
+		removed, err = s.store.DeleteMembershipsAt(ctx, ws, req.Scope.key(""), req.UserIDs)
+	}
 	if err != nil {
 		return nil, err
+	}
+	revoked := make([]Revocation, len(req.UserIDs))
+	for i, userID := range req.UserIDs {
+		revoked[i] = req.Scope.revocation(userID)
+	}
+	if err := s.revoke(ctx, ws, revoked); err != nil {
+		return nil, err
+	}
+	found := make(map[string]bool, len(removed))
+	for _, id := range removed {
+		found[id] = true
 	}
 	out := make(map[string]ItemResult, len(req.UserIDs))
 	for _, userID := range req.UserIDs {

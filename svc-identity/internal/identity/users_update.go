@@ -13,13 +13,15 @@ type UpdateUsersRequest struct {
 // users who are members there; anyone else gets success: false.
 //
 // Every membership is read before the first write, in one query (the
-// request's limit bounds it), then the profiles are written in chunks of
-// writeChunk, then the roles, one command per distinct role (only the role
-// changes, so a grant's expiry stays). On the embedded store a query on
-// anything but _id scans the collection, so fewer, larger commands are
-// cheaper than chunks of them. Both writes are idempotent, so the same request again
-// completes one that failed part way. A user listed twice is updated in
-// the order listed (one round of writes per repetition).
+// request's limit bounds it), then the profiles are written with one
+// SaveUsers (one read of the stored profiles, then an update by _id of
+// each that changes), then the roles, one SetMembershipRoles per distinct
+// role (only the role changes, so a grant's expiry stays). On the embedded
+// store a query on anything but _id scans the collection whatever its
+// size, so the reads are not split into chunks: each chunk would scan
+// again. Both writes are idempotent, so the same request again completes
+// one that failed part way. A user listed twice is updated in the order
+// listed (one round of writes per repetition).
 func (s *Service) UpdateUsers(ctx context.Context, ws string, req UpdateUsersRequest) (map[string]ItemResult, error) {
 	if err := req.Scope.validate(); err != nil {
 		return nil, err
@@ -58,15 +60,11 @@ func (s *Service) UpdateUsers(ctx context.Context, ws string, req UpdateUsersReq
 // updateMembers writes the profiles, then the roles, of users who are
 // members at sc and appear once in users.
 func (s *Service) updateMembers(ctx context.Context, ws string, sc Scope, users []UserInput) error {
-	now := s.nowMilli()
-	err := inChunks(users, func(chunk []UserInput) error {
-		profiles := make([]Profile, len(chunk))
-		for i, u := range chunk {
-			profiles[i] = u.Profile.withInitial()
-		}
-		return s.store.SaveUsers(ctx, ws, profiles, now)
-	})
-	if err != nil {
+	profiles := make([]Profile, len(users))
+	for i, u := range users {
+		profiles[i] = u.Profile.withInitial()
+	}
+	if err := s.store.SaveUsers(ctx, ws, profiles, s.nowMilli()); err != nil {
 		return err
 	}
 	byRole := map[Role][]string{}

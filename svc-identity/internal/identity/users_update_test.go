@@ -13,7 +13,7 @@ import (
 )
 
 // countingRoles counts the batch calls of users/update and fails the
-// failAt-th SaveUsers call (1-based; 0 never).
+// failAt-th SetMembershipRoles call (1-based; 0 never).
 type countingRoles struct {
 	identity.Store
 	reads, profileWrites, roleWrites, failAt int
@@ -26,20 +26,21 @@ func (c *countingRoles) MembersAt(ctx context.Context, ws string, at identity.Me
 
 func (c *countingRoles) SaveUsers(ctx context.Context, ws string, ps []identity.Profile, now int64) error {
 	c.profileWrites++
-	if c.profileWrites == c.failAt {
-		return errors.New("store went away")
-	}
 	return c.Store.SaveUsers(ctx, ws, ps, now)
 }
 
 func (c *countingRoles) SetMembershipRoles(ctx context.Context, ws string, at identity.MembershipKey, ids []string, role identity.Role) error {
 	c.roleWrites++
+	if c.roleWrites == c.failAt {
+		return errors.New("store went away")
+	}
 	return c.Store.SetMembershipRoles(ctx, ws, at, ids, role)
 }
 
-// users/update reads and writes in batches (not one user at a time); one
-// that fails part way (writing profiles, before any role) is completed by
-// the same request again, which keeps a grant's expiry.
+// users/update reads and writes in batches (not one user at a time, nor
+// one read per chunk); one that fails part way (profiles written, roles
+// not) is completed by the same request again, which keeps a grant's
+// expiry.
 func TestUpdateUsersFailingPartWayIsCompletedByARetry(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -50,7 +51,7 @@ func TestUpdateUsersFailingPartWayIsCompletedByARetry(t *testing.T) {
 	pages := pagetoken.New(testenv.Redis(t), 0)
 	add := identity.AddUsersRequest{Scope: identity.Scope{OrganizationID: "org"}}
 	update := identity.UpdateUsersRequest{Scope: add.Scope}
-	for i := range 300 { // two chunks
+	for i := range 300 { // more than a chunk (writeChunk): still one write of each kind
 		id, name := fmt.Sprintf("u%03d", i), fmt.Sprintf("Renamed %d", i)
 		add.Users = append(add.Users, identity.UserInput{Profile: identity.Profile{UserID: id}})
 		update.Users = append(update.Users, identity.UserInput{Profile: identity.Profile{UserID: id, Name: &name}, AccessRole: identity.RoleViewer})
@@ -65,15 +66,16 @@ func TestUpdateUsersFailingPartWayIsCompletedByARetry(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	failing := &countingRoles{Store: st, failAt: 2}
+	failing := &countingRoles{Store: st, failAt: 1}
 	if _, err := identity.NewService(failing, pages, nil).UpdateUsers(ctx, "ws", update); err == nil {
 		t.Fatal("UpdateUsers succeeded with a store failing part way")
 	}
-	if failing.reads != 1 || failing.roleWrites != 0 {
-		t.Errorf("%d membership reads and %d role writes before the failure, want 1 and 0", failing.reads, failing.roleWrites)
+	if failing.reads != 1 || failing.profileWrites != 1 {
+		t.Errorf("%d membership reads and %d profile writes before the failure, want 1 and 1", failing.reads, failing.profileWrites)
 	}
-	if renamed := countRenamed(t, st, 300); renamed == 0 || renamed == 300 {
-		t.Fatalf("%d profiles renamed after the failure: the failure was not part way", renamed)
+	renamed, viewers := countRenamed(t, st, 300), countRole(t, st, identity.RoleViewer)
+	if renamed != 300 || viewers != 0 {
+		t.Fatalf("%d profiles renamed and %d viewers after the failure, want 300 and 0 (part way)", renamed, viewers)
 	}
 
 	counted := &countingRoles{Store: st}
@@ -84,8 +86,8 @@ func TestUpdateUsersFailingPartWayIsCompletedByARetry(t *testing.T) {
 	if out["ghost"].Success || !out["u299"].Success {
 		t.Errorf("ghost = %+v, u299 = %+v", out["ghost"], out["u299"])
 	}
-	if counted.reads != 1 || counted.profileWrites != 2 || counted.roleWrites != 1 {
-		t.Errorf("%d reads, %d profile writes, %d role writes for 301 users of one role, want 1, 2 (chunks), 1",
+	if counted.reads != 1 || counted.profileWrites != 1 || counted.roleWrites != 1 {
+		t.Errorf("%d reads, %d profile writes, %d role writes for 301 users of one role, want 1 each",
 			counted.reads, counted.profileWrites, counted.roleWrites)
 	}
 	if renamed := countRenamed(t, st, 300); renamed != 300 {

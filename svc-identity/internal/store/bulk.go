@@ -184,20 +184,34 @@ func insertFresh(ctx context.Context, coll *mongo.Collection, items []upsertItem
 		docs[i] = insertedDoc(it)
 	}
 	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
-	var bwe mongo.BulkWriteException
-	if err == nil || !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
+	stored, err := duplicates(err)
+	if err != nil {
 		return wrapInsert(coll, err)
 	}
-	for _, we := range bwe.WriteErrors {
-		if we.Code != duplicateKeyCode {
-			return wrapInsert(coll, err)
-		}
+	for _, i := range stored {
 		// Another writer created it meanwhile: update it instead.
-		if _, err := upsert(ctx, coll, items[we.Index].key, items[we.Index].update); err != nil {
+		if _, err := upsert(ctx, coll, items[i].key, items[i].update); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// duplicates returns the indexes of an unordered insert's documents that
+// were stored already, or the error when any other write failed.
+func duplicates(err error) ([]int, error) {
+	var bwe mongo.BulkWriteException
+	if err == nil || !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
+		return nil, err
+	}
+	out := make([]int, len(bwe.WriteErrors))
+	for i, we := range bwe.WriteErrors {
+		if we.Code != duplicateKeyCode {
+			return nil, err
+		}
+		out[i] = we.Index
+	}
+	return out, nil
 }
 
 func wrapInsert(coll *mongo.Collection, err error) error {

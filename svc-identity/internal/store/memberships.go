@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
@@ -103,14 +102,22 @@ func (s *Store) memberUserIDs(ctx context.Context, filter bson.D) ([]string, err
 	return out, nil
 }
 
-// SetMembershipRoles implements identity.MembershipStore with one update;
-// memberships that hold the role already are left out of it.
+// SetMembershipRoles implements identity.MembershipStore with one read of
+// the memberships that do not hold the role yet, then an update by _id of
+// each (updateByID): one update of them all would scan the collection and
+// still commit them one at a time on the embedded store.
 func (s *Store) SetMembershipRoles(ctx context.Context, ws string, at identity.MembershipKey, userIDs []string, role identity.Role) error {
 	filter := append(membersFilter(ws, at, userIDs), bson.E{Key: "accessRole", Value: bson.M{"$ne": string(role)}})
-	if _, err := s.members.UpdateMany(ctx, filter, bson.M{"$set": bson.M{"accessRole": string(role)}}); err != nil {
-		return fmt.Errorf("update many in %s: %w", s.members.Name(), err)
+	recs, err := findAll[bson.M](ctx, s.members, filter, options.Find().SetProjection(bson.M{"_id": 1}))
+	if err != nil {
+		return err
 	}
-	return nil
+	set := bson.M{"$set": bson.M{"accessRole": string(role)}}
+	updates := make([]idUpdate, len(recs))
+	for i, r := range recs {
+		updates[i] = idUpdate{id: r["_id"], update: set}
+	}
+	return updateByID(ctx, s.members, updates)
 }
 
 // membersFilter matches the memberships of at's resource held by userIDs.

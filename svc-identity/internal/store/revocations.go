@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -49,14 +50,40 @@ func revocationID(ws string, r identity.Revocation) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// SaveRevocation implements identity.RevocationStore.
-func (s *Revocations) SaveRevocation(ctx context.Context, ws string, r identity.Revocation) error {
-	rec := revocationRecord{
-		ID: revocationID(ws, r), WorkspaceID: ws, UserID: r.UserID, ResourceType: string(r.Type),
-		ResourceID: r.ResourceID, OrganizationID: r.OrganizationID, RevokedAt: r.RevokedAt,
+// SaveRevocations implements identity.RevocationStore with one unordered
+// insert; the revocations already stored (a retry, a grant removed again)
+// get the new revokedAt with one more command. Both name documents by _id,
+// so neither scans the collection.
+func (s *Revocations) SaveRevocations(ctx context.Context, ws string, rs []identity.Revocation) error {
+	if len(rs) == 0 {
+		return nil
 	}
-	_, err := s.coll.ReplaceOne(ctx, bson.M{"_id": rec.ID}, rec, options.Replace().SetUpsert(true))
-	return err
+	docs := make([]any, len(rs))
+	for i, r := range rs {
+		docs[i] = revocationRecord{
+			ID: revocationID(ws, r), WorkspaceID: ws, UserID: r.UserID, ResourceType: string(r.Type),
+			ResourceID: r.ResourceID, OrganizationID: r.OrganizationID, RevokedAt: r.RevokedAt,
+		}
+	}
+	_, err := s.coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	stored, err := duplicates(err)
+	if err != nil {
+		return fmt.Errorf("insert revocations: %w", err)
+	}
+	return s.moveRevokedAt(ctx, stored, docs)
+}
+
+// moveRevokedAt sets the revokedAt of docs[stored] (already stored, their
+// other fields equal by construction of the _id) with one command of an
+// update by _id each (updateByID): an update of them all by $in would scan
+// the collection.
+func (s *Revocations) moveRevokedAt(ctx context.Context, stored []int, docs []any) error {
+	updates := make([]idUpdate, len(stored))
+	for i, d := range stored {
+		rec := docs[d].(revocationRecord)
+		updates[i] = idUpdate{id: rec.ID, update: bson.M{"$set": bson.M{"revokedAt": rec.RevokedAt}}}
+	}
+	return updateByID(ctx, s.coll, updates)
 }
 
 // DeleteRevocation implements identity.RevocationStore.
