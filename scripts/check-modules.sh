@@ -4,6 +4,12 @@
 # team releasing one service runs. `go vet` compiles every package and test
 # file of the module with the versions its own go.mod selects; the tests
 # themselves run once, in the workspace, from scripts/test.sh.
+#
+# The modules' go.mod files require the versions the workspace selects
+# (`go work sync`, then `GOWORK=off go mod tidy` in each), so these builds
+# compile the same packages as the workspace's and find them in the build
+# cache; a module whose versions drift still passes, it only compiles its
+# drifted dependencies (and everything above them) a second time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -13,6 +13,7 @@ import (
 )
 
 func TestMigrationEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	e.OK(ws1, "/v2/crdt/add", map[string]any{"organizationId": "o1", "documentId": "d1", "editorId": "e1", "type": "text", "data": "hello"}, nil)
 	e.OK(ws1, "/v2/commentannotations/add", map[string]any{"organizationId": "o1", "documentId": "d1",
@@ -81,6 +82,7 @@ func TestMigrationEndToEnd(t *testing.T) {
 }
 
 func TestMigrationRefusedWhenAnOwnerHasData(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	e.activity.hasData = true
 	r := e.call(ws1, "/v2/organizations/documents/migrate", map[string]any{"organizationId": "o1", "documentId": "d1", "newDocumentId": "d2"})
@@ -90,6 +92,7 @@ func TestMigrationRefusedWhenAnOwnerHasData(t *testing.T) {
 }
 
 func TestLocationsUpdateChecksInBodyCredentials(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	body := func(apiKey, token string) map[string]any {
 		return map[string]any{"apiKey": apiKey, "authToken": token, "organizationId": "o1", "documentId": "d1",
@@ -120,6 +123,7 @@ func TestLocationsUpdateChecksInBodyCredentials(t *testing.T) {
 // Locations live on comment annotations: an update reaches the stored
 // location through the annotations service.
 func TestLocationsUpdateRewritesAnnotationLocations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	e.OK(ws1, "/v2/commentannotations/add", map[string]any{"organizationId": "o1", "documentId": "d1",
 		"commentAnnotations": []any{map[string]any{
@@ -155,6 +159,7 @@ func TestLocationsUpdateRewritesAnnotationLocations(t *testing.T) {
 }
 
 func TestInternalUserData(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	var page map[string]json.RawMessage
 	e.OK(caller, "/internal/userdata/content", map[string]any{"workspaceId": "ws1", "organizationId": "o1", "userId": "u1", "limit": 10}, &page)
@@ -172,6 +177,7 @@ func TestInternalUserData(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("s", 16)
 	tests := []struct {
 		name    string

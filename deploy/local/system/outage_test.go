@@ -18,6 +18,7 @@ import (
 // the outage answers 503 UNAVAILABLE with Retry-After. The small,
 // deterministic version of `make outagetest`.
 func TestRedisOutageAnswersWithout5xx(t *testing.T) {
+	t.Parallel()
 	mr := miniredis.RunT(t)
 	r := startFor(t, Options{
 		DataDir: t.TempDir(), GatewayAddr: "127.0.0.1:0", RedisURL: "redis://" + mr.Addr(),

@@ -16,6 +16,7 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // The laptop path: embedded stores under DataDir, credentials generated on
 // first start, the same credentials and data after a restart.
 func TestEmbeddedSystemSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	opts := Options{DataDir: dir, GatewayAddr: "127.0.0.1:0", Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))}
 

@@ -22,13 +22,18 @@ type Invalidator interface {
 	Invalidate(workspace, user string)
 }
 
+// accessReadBlock bounds one read of identity's stream: a blocked read does
+// not see its context end (go-redis), so stopping the service waits for
+// one block (every test that stopped svc-content waited 5 s with a 5 s one).
+const accessReadBlock = 500 * time.Millisecond
+
 // FollowAccessEvents tails identity's stream from its end (every replica
 // reads every event; none is acknowledged, since a missed one only delays
 // the end of a session to the next periodic re-check) until ctx ends.
 func (h *Hub) FollowAccessEvents(ctx context.Context, rdb *redis.Client, inv Invalidator) {
 	last := "$"
 	for ctx.Err() == nil {
-		res, err := rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{identityStream, last}, Count: 100, Block: 5 * time.Second}).Result()
+		res, err := rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{identityStream, last}, Count: 100, Block: accessReadBlock}).Result()
 		if errors.Is(err, redis.Nil) {
 			continue
 		}
