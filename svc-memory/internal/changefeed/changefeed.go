@@ -28,10 +28,12 @@ const Stream = "memory:changes"
 
 // Tuning: the stream keeps about maxLen notices (a replica that falls
 // further behind reloads at its next start); a read blocks up to block
-// and takes up to count notices.
+// and takes up to count notices. A blocked read does not see its context
+// end (go-redis), so stopping the service waits for one block: it is short
+// (every test that stopped svc-memory waited 5 s with a 5 s one).
 const (
 	maxLen     = 100_000
-	block      = 5 * time.Second
+	block      = 500 * time.Millisecond
 	count      = 256
 	retryAfter = time.Second
 )
