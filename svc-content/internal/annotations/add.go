@@ -2,11 +2,9 @@ package annotations
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/mongodb"
@@ -111,9 +109,10 @@ func (in AnnotationInput) validate(path string) error {
 // half written, and the same request again completes it (items written by
 // the failed attempt answer "already exists"; send annotationIds to retry
 // safely): the annotation numbers (one counter step for the request), the
-// feed entries of every new annotation (one step per distinct feed and
-// bucket, which pages skip until an annotation backs them), then one
-// unordered insert of the annotations.
+// feed entries of every new annotation (one insert of the heads and one of
+// the buckets of the feeds they start, a step per feed that exists; pages
+// skip entries until an annotation backs them), then one unordered insert
+// of the annotations.
 func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[string]AddItemResult, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
@@ -268,16 +267,12 @@ func (s *Service) insertAnnotations(ctx context.Context, list []newAnnotation) (
 	for i, a := range list {
 		docs[i], added[i] = a.Annotation, true
 	}
-	_, err := s.annotations.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
-	var bwe mongo.BulkWriteException
-	if err != nil && (!errors.As(err, &bwe) || bwe.WriteConcernError != nil) {
+	taken, err := insertNew(ctx, s.annotations, docs)
+	if err != nil {
 		return nil, fmt.Errorf("insert annotations: %w", err)
 	}
-	for _, we := range bwe.WriteErrors {
-		if !we.HasErrorCode(11000) {
-			return nil, fmt.Errorf("insert annotations: %w", err)
-		}
-		added[we.Index] = false
+	for _, i := range taken {
+		added[i] = false
 	}
 	return added, nil
 }

@@ -117,8 +117,9 @@ func (s *Service) feedAdd(ctx context.Context, a *Annotation, keys []string) err
 }
 
 // feedAddAll is feedAdd of the rows of many new annotations, batched
-// across them: one head step per distinct feed, one insert of the row
-// documents, one update per distinct bucket.
+// across them: one insert of the heads (then an $inc of each that exists),
+// one of the row documents, one of the buckets of the feeds it starts
+// (then an update of each other bucket).
 func (s *Service) feedAddAll(ctx context.Context, list []newAnnotation) error {
 	var rows []feedItem
 	for _, a := range list {
@@ -139,24 +140,54 @@ func (s *Service) feedAddRows(ctx context.Context, rows []feedItem) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	seqs, err := s.allocateSeqs(ctx, rows)
+	seqs, started, err := s.allocateSeqs(ctx, rows)
 	if err != nil {
 		return err
 	}
 	byBucket := map[string][]any{}
 	var order []string
+	fresh := map[string]bool{}
 	for i, row := range rows {
 		r, _ := parseFeedRow(row.key)
 		id := bucketID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind, seqs[i]/feedBucket)
 		if byBucket[id] == nil {
 			order = append(order, id)
+			fresh[id] = started[headID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind)]
 		}
 		byBucket[id] = append(byBucket[id], feedEntry(seqs[i], row.a.AnnotationID, row.key))
 	}
-	for _, id := range order {
+	return s.fillBuckets(ctx, order, byBucket, fresh)
+}
+
+// fillBuckets adds entries to their buckets. The buckets of feeds this
+// step started are new (heads are never deleted, and a bucket is only
+// written after its head), so they go in one insert; any other bucket, or
+// one the insert finds taken after all, gets its own $addToSet.
+func (s *Service) fillBuckets(ctx context.Context, ids []string, entries map[string][]any, fresh map[string]bool) error {
+	var update []string
+	var create []string
+	var docs []any
+	for _, id := range ids {
+		if fresh[id] {
+			create = append(create, id)
+			docs = append(docs, bson.D{{Key: "_id", Value: id}, {Key: "entries", Value: entries[id]}})
+		} else {
+			update = append(update, id)
+		}
+	}
+	unlock := s.feedLocks.lockAll(create)
+	taken, err := insertNew(ctx, s.feed, docs)
+	unlock()
+	if err != nil {
+		return fmt.Errorf("feed buckets: %w", err)
+	}
+	for _, i := range taken {
+		update = append(update, create[i])
+	}
+	for _, id := range update {
 		unlock := s.feedLocks.lock(id)
 		_, err := s.feed.UpdateOne(ctx, bson.M{"_id": id},
-			bson.M{"$addToSet": bson.M{"entries": bson.M{"$each": byBucket[id]}}}, options.UpdateOne().SetUpsert(true))
+			bson.M{"$addToSet": bson.M{"entries": bson.M{"$each": entries[id]}}}, options.UpdateOne().SetUpsert(true))
 		unlock()
 		if err != nil {
 			return fmt.Errorf("feed bucket: %w", err)
@@ -166,14 +197,15 @@ func (s *Service) feedAddRows(ctx context.Context, rows []feedItem) error {
 }
 
 // allocateSeqs returns each row's sequence number: the one its row document
-// holds, or a new one from its feed's head (one $inc per feed).
-func (s *Service) allocateSeqs(ctx context.Context, rows []feedItem) ([]int64, error) {
+// holds, or a new one from its feed's head. started holds the heads this
+// step created.
+func (s *Service) allocateSeqs(ctx context.Context, rows []feedItem) (seqs []int64, started map[string]bool, err error) {
 	groups := map[string][]int{} // head id → indexes into rows
 	var heads []string
 	for i, row := range rows {
 		r, err := parseFeedRow(row.key)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		h := headID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind)
 		if groups[h] == nil {
@@ -181,36 +213,99 @@ func (s *Service) allocateSeqs(ctx context.Context, rows []feedItem) ([]int64, e
 		}
 		groups[h] = append(groups[h], i)
 	}
-	seqs := make([]int64, len(rows))
-	docs := make([]any, 0, len(rows))
-	for _, h := range heads {
-		idx := groups[h]
-		last, err := s.bumpHead(ctx, h, int64(len(idx)))
+	counts := make([]int64, len(heads))
+	for j, h := range heads {
+		counts[j] = int64(len(groups[h]))
+	}
+	lasts, started, err := s.stepHeads(ctx, heads, counts)
+	if err != nil {
+		return nil, nil, err
+	}
+	seqs = make([]int64, len(rows))
+	for j, h := range heads {
+		for k, i := range groups[h] {
+			seqs[i] = lasts[j] - counts[j] + int64(k) + 1
+		}
+	}
+	if err := s.keepRowSeqs(ctx, rows, seqs); err != nil {
+		return nil, nil, err
+	}
+	return seqs, started, nil
+}
+
+// stepHeads adds counts[j] to head heads[j] and returns each new last
+// sequence number, and which heads it created. One head is one $inc
+// (upserting); several are first inserted with one command, so a request
+// that starts many feeds (a new author on every comment) costs one insert
+// rather than a step per feed, and only the heads that exist get an $inc.
+func (s *Service) stepHeads(ctx context.Context, heads []string, counts []int64) ([]int64, map[string]bool, error) {
+	lasts := make([]int64, len(heads))
+	started := map[string]bool{}
+	existing := []int{0}
+	if len(heads) > 1 {
+		docs := make([]any, len(heads))
+		for j, h := range heads {
+			docs[j] = bson.D{{Key: "_id", Value: h}, {Key: "seq", Value: counts[j]}}
+		}
+		unlock := s.feedLocks.lockAll(heads)
+		taken, err := insertNew(ctx, s.feed, docs)
+		unlock()
 		if err != nil {
-			return nil, err
+			return nil, nil, fmt.Errorf("feed heads: %w", err)
 		}
-		for j, i := range idx {
-			seqs[i] = last - int64(len(idx)) + int64(j) + 1
+		for j, h := range heads {
+			lasts[j], started[h] = counts[j], true
 		}
+		existing = taken
 	}
+	for _, j := range existing {
+		last, err := s.bumpHead(ctx, heads[j], counts[j])
+		if err != nil {
+			return nil, nil, err
+		}
+		lasts[j], started[heads[j]] = last, false
+	}
+	return lasts, started, nil
+}
+
+// keepRowSeqs inserts the row documents that record each row's sequence
+// number; a row that has one already (a retry) keeps it, in seqs too.
+func (s *Service) keepRowSeqs(ctx context.Context, rows []feedItem, seqs []int64) error {
+	docs := make([]any, len(rows))
 	for i, row := range rows {
-		docs = append(docs, bson.M{"_id": rowDocID(row.a.WorkspaceID, row.a.AnnotationID, row.key), "seq": seqs[i]})
+		docs[i] = bson.M{"_id": rowDocID(row.a.WorkspaceID, row.a.AnnotationID, row.key), "seq": seqs[i]}
 	}
-	_, err := s.feedRows.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	taken, err := insertNew(ctx, s.feedRows, docs)
+	if err != nil {
+		return fmt.Errorf("feed rows: %w", err)
+	}
+	for _, i := range taken {
+		if seqs[i], err = s.rowSeq(ctx, docs[i].(bson.M)["_id"].(string)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertNew inserts docs with one unordered insert and returns the indexes
+// of those whose _id exists already; any other failure is an error.
+func insertNew(ctx context.Context, coll *mongo.Collection, docs []any) ([]int, error) {
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
 	var bwe mongo.BulkWriteException
-	if err != nil && !errors.As(err, &bwe) {
-		return nil, fmt.Errorf("feed rows: %w", err)
+	if err != nil && (!errors.As(err, &bwe) || bwe.WriteConcernError != nil) {
+		return nil, err
 	}
+	var taken []int
 	for _, we := range bwe.WriteErrors {
 		if !we.HasErrorCode(11000) { // only "already exists" is expected
-			return nil, fmt.Errorf("feed rows: %w", err)
-		}
-		// The row exists: keep its sequence number.
-		if seqs[we.Index], err = s.rowSeq(ctx, docs[we.Index].(bson.M)["_id"].(string)); err != nil {
 			return nil, err
 		}
+		taken = append(taken, we.Index)
 	}
-	return seqs, nil
+	return taken, nil
 }
 
 // bumpHead adds n to a feed head and returns the new last sequence number.
