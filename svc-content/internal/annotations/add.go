@@ -3,11 +3,6 @@ package annotations
 import (
 	"context"
 	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
-	"github.com/opencollab/backend/pkg/mongodb"
 )
 
 // AddRequest is the body of /v2/commentannotations/add (§7.4).
@@ -172,7 +167,7 @@ func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []Annotati
 	var fresh []newAnnotation
 	for _, in := range items {
 		if in.AnnotationID != "" {
-			taken, err := s.annotationExists(ctx, sc.WorkspaceID, in.AnnotationID)
+			taken, err := s.annotations.Exists(ctx, sc.WorkspaceID, in.AnnotationID)
 			if err != nil {
 				return nil, err
 			}
@@ -202,18 +197,6 @@ func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []Annotati
 	return fresh, nil
 }
 
-func (s *Service) annotationExists(ctx context.Context, ws, id string) (bool, error) {
-	err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)},
-		options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
-	if mongodb.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("look up annotation: %w", err)
-	}
-	return true, nil
-}
-
 // build makes the annotation of one item, without its number.
 func (s *Service) build(sc Scope, in AnnotationInput) (*Annotation, error) {
 	now := s.nowMs()
@@ -228,7 +211,6 @@ func (s *Service) build(sc Scope, in AnnotationInput) (*Annotation, error) {
 	if a.AnnotationID == "" {
 		a.AnnotationID = newID("ann_")
 	}
-	a.Key = annotationKey(sc.WorkspaceID, a.AnnotationID)
 	if a.Status == nil {
 		a.Status = map[string]any{"id": "OPEN", "name": "Open", "type": "default"}
 	}
@@ -263,13 +245,13 @@ func (s *Service) insertAnnotations(ctx context.Context, list []newAnnotation) (
 	if len(list) == 0 {
 		return added, nil
 	}
-	docs := make([]any, len(list))
+	docs := make([]*Annotation, len(list))
 	for i, a := range list {
 		docs[i], added[i] = a.Annotation, true
 	}
-	taken, err := insertNew(ctx, s.annotations, docs)
+	taken, err := s.annotations.InsertNew(ctx, docs)
 	if err != nil {
-		return nil, fmt.Errorf("insert annotations: %w", err)
+		return nil, err
 	}
 	for _, i := range taken {
 		added[i] = false

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -192,15 +193,11 @@ func (s *Service) feedPage(ctx context.Context, q UserDataQuery, kind string, af
 
 // loadByKey reads an annotation by _id (nil when it is gone).
 func (s *Service) loadByKey(ctx context.Context, ws, id string) (*Annotation, error) {
-	var a Annotation
-	err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)}).Decode(&a)
-	if mongodb.IsNotFound(err) {
+	a, err := s.annotations.Load(ctx, ws, id)
+	if errors.Is(err, errNoAnnotation) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read annotation: %w", err)
-	}
-	return &a, nil
+	return a, err
 }
 
 // commentItem renders a comment entry, or nil when the annotation no
