@@ -55,11 +55,7 @@ type Service struct {
 // NewService returns the service on db. Page tokens of get are kept in db
 // until WithPageTokens hands it the shared Redis store.
 func NewService(db *mongo.Database, pub Publisher) *Service {
-	// Open objects (users, locations, context, ...) are map[string]any; read
-	// nested documents back as maps so they encode to JSON as objects.
-	coll := func(name string) *mongo.Collection {
-		return db.Collection(name, options.Collection().SetBSONOptions(&options.BSONOptions{DefaultDocumentMap: true}))
-	}
+	coll := func(name string) *mongo.Collection { return collection(db, name) }
 	s := &Service{
 		annotations: &mongoAnnotations{coll: coll(AnnotationsCollection)},
 		counters:    coll(CountersCollection),
@@ -71,6 +67,13 @@ func NewService(db *mongo.Database, pub Publisher) *Service {
 	}
 	s.pages = &storedPageTokens{coll: coll(PageTokensCollection), now: s.now}
 	return s
+}
+
+// collection is collection name of db. Open objects (users, locations,
+// context, ...) are map[string]any; nested documents read back as maps so
+// they encode to JSON as objects.
+func collection(db *mongo.Database, name string) *mongo.Collection {
+	return db.Collection(name, options.Collection().SetBSONOptions(&options.BSONOptions{DefaultDocumentMap: true}))
 }
 
 // WithPageTokens keeps the page tokens of get in Redis (pkg/pagetoken), as
