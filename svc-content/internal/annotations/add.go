@@ -185,7 +185,7 @@ func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []Annotati
 	if len(fresh) == 0 {
 		return nil, nil
 	}
-	last, err := s.reserveAnnotationNumbers(ctx, sc.WorkspaceID, sc.OrganizationID, sc.DocumentID, int64(len(fresh)))
+	last, err := s.counters.Reserve(ctx, sc, int64(len(fresh)))
 	if err != nil {
 		return nil, err
 	}

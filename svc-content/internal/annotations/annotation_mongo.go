@@ -2,6 +2,7 @@ package annotations
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -169,6 +170,27 @@ func (m *mongoAnnotations) Any(ctx context.Context, q Query) (bool, error) {
 		return false, fmt.Errorf("look for annotations: %w", err)
 	}
 	return true, nil
+}
+
+// insertNew inserts docs with one unordered insert and returns the indexes
+// of those whose _id exists already; any other failure is an error.
+func insertNew(ctx context.Context, coll *mongo.Collection, docs []any) ([]int, error) {
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
+	var bwe mongo.BulkWriteException
+	if err != nil && (!errors.As(err, &bwe) || bwe.WriteConcernError != nil) {
+		return nil, err
+	}
+	var taken []int
+	for _, we := range bwe.WriteErrors {
+		if !we.HasErrorCode(11000) { // only "already exists" is expected
+			return nil, err
+		}
+		taken = append(taken, we.Index)
+	}
+	return taken, nil
 }
 
 // filter is q as a filter on annotationDocs.

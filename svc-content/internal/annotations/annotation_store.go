@@ -37,6 +37,29 @@ type annotationStore interface {
 	Any(ctx context.Context, q Query) (bool, error)
 }
 
+// numberStore keeps the annotation numbers given out per document.
+type numberStore interface {
+	// Reserve takes n more numbers of the scope's document and returns the
+	// last: the caller owns the n numbers up to it.
+	Reserve(ctx context.Context, sc Scope, n int64) (int64, error)
+	// Move carries the document's counter to newDocID (a migration), so
+	// numbers stay unique there; idempotent.
+	Move(ctx context.Context, sc Scope, newDocID string) error
+}
+
+// feedStore keeps the user feeds (feed.go).
+type feedStore interface {
+	// Add puts rows into their users' feeds. It is idempotent: a row that
+	// has a sequence number keeps it and its entry is added again as a set
+	// member.
+	Add(ctx context.Context, rows []feedItem) error
+	// Remove takes row key of annotation a out of its feed.
+	Remove(ctx context.Context, a *Annotation, key string) error
+	// Page returns up to n entries of the user's feed of kind after
+	// sequence number after, in sequence order.
+	Page(ctx context.Context, q UserDataQuery, kind string, after int64, n int) ([]entry, error)
+}
+
 var (
 	errNoAnnotation = errors.New("annotation does not exist")
 	errVersionMoved = errors.New("annotation changed since it was read")

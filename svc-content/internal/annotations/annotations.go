@@ -41,13 +41,11 @@ const (
 // Service runs the comment-annotation operations.
 type Service struct {
 	annotations annotationStore
-	counters    *mongo.Collection
-	feed        *mongo.Collection // feed heads and buckets (feed.go)
-	feedRows    *mongo.Collection
+	counters    numberStore
+	feeds       feedStore
 	pages       pageTokens
 	pub         Publisher
-	locks       keyLocks // annotations and counters
-	feedLocks   keyLocks // feed heads and buckets, never held with another lock
+	locks       keyLocks // annotations
 	logger      *slog.Logger
 	now         func() time.Time
 }
@@ -58,9 +56,8 @@ func NewService(db *mongo.Database, pub Publisher) *Service {
 	coll := func(name string) *mongo.Collection { return collection(db, name) }
 	s := &Service{
 		annotations: &mongoAnnotations{coll: coll(AnnotationsCollection)},
-		counters:    coll(CountersCollection),
-		feed:        coll(FeedCollection),
-		feedRows:    coll(FeedRowsCollection),
+		counters:    &mongoCounters{coll: coll(CountersCollection)},
+		feeds:       &mongoFeed{heads: coll(FeedCollection), rows: coll(FeedRowsCollection)},
 		pub:         pub,
 		logger:      slog.Default(),
 		now:         time.Now,

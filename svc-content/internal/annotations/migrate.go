@@ -18,7 +18,7 @@ func (s *Service) MigrateDocument(ctx context.Context, workspaceID, orgID, oldDo
 	}
 	// The counter first: annotations added to the new id after the move
 	// must not reuse numbers of the moved ones.
-	if err := s.moveCounter(ctx, workspaceID, orgID, oldDocID, newDocID); err != nil {
+	if err := s.counters.Move(ctx, Scope{workspaceID, orgID, oldDocID}, newDocID); err != nil {
 		return 0, err
 	}
 	return s.annotations.MoveDocument(ctx, Scope{workspaceID, orgID, oldDocID}.query(), newDocID)
