@@ -83,6 +83,7 @@ func TestAddStartingManyFeedsCostsAsFewCommandsAsTwoFeeds(t *testing.T) {
 	if strings.Join(many, ",") != strings.Join(two, ",") {
 		t.Fatalf("100 new feeds sent %d commands %v;\n2 new feeds sent %d: %v", len(many), many, len(two), two)
 	}
+	t.Logf("2 or 100 new feeds: %d commands each: %v", len(many), many)
 	for _, uid := range []string{"new0-0", "new9-9"} {
 		if comments, _, _ := f.userPages("ws1", uid); len(comments) != 1 {
 			t.Errorf("%s's feed lists %v, want one comment", uid, comments)
