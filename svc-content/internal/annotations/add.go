@@ -2,14 +2,7 @@ package annotations
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
-	"github.com/opencollab/backend/pkg/mongodb"
 )
 
 // AddRequest is the body of /v2/commentannotations/add (§7.4).
@@ -111,9 +104,10 @@ func (in AnnotationInput) validate(path string) error {
 // half written, and the same request again completes it (items written by
 // the failed attempt answer "already exists"; send annotationIds to retry
 // safely): the annotation numbers (one counter step for the request), the
-// feed entries of every new annotation (one step per distinct feed and
-// bucket, which pages skip until an annotation backs them), then one
-// unordered insert of the annotations.
+// feed entries of every new annotation (one insert of the heads and one of
+// the buckets of the feeds they start, a step per feed that exists; pages
+// skip entries until an annotation backs them), then one unordered insert
+// of the annotations.
 func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[string]AddItemResult, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
@@ -173,7 +167,7 @@ func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []Annotati
 	var fresh []newAnnotation
 	for _, in := range items {
 		if in.AnnotationID != "" {
-			taken, err := s.annotationExists(ctx, sc.WorkspaceID, in.AnnotationID)
+			taken, err := s.annotations.Exists(ctx, sc.WorkspaceID, in.AnnotationID)
 			if err != nil {
 				return nil, err
 			}
@@ -191,7 +185,7 @@ func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []Annotati
 	if len(fresh) == 0 {
 		return nil, nil
 	}
-	last, err := s.reserveAnnotationNumbers(ctx, sc.WorkspaceID, sc.OrganizationID, sc.DocumentID, int64(len(fresh)))
+	last, err := s.counters.Reserve(ctx, sc, int64(len(fresh)))
 	if err != nil {
 		return nil, err
 	}
@@ -201,18 +195,6 @@ func (s *Service) newAnnotations(ctx context.Context, sc Scope, items []Annotati
 		a.IndexedRows = feedRows(a.Annotation)
 	}
 	return fresh, nil
-}
-
-func (s *Service) annotationExists(ctx context.Context, ws, id string) (bool, error) {
-	err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)},
-		options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
-	if mongodb.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("look up annotation: %w", err)
-	}
-	return true, nil
 }
 
 // build makes the annotation of one item, without its number.
@@ -229,7 +211,6 @@ func (s *Service) build(sc Scope, in AnnotationInput) (*Annotation, error) {
 	if a.AnnotationID == "" {
 		a.AnnotationID = newID("ann_")
 	}
-	a.Key = annotationKey(sc.WorkspaceID, a.AnnotationID)
 	if a.Status == nil {
 		a.Status = map[string]any{"id": "OPEN", "name": "Open", "type": "default"}
 	}
@@ -264,20 +245,16 @@ func (s *Service) insertAnnotations(ctx context.Context, list []newAnnotation) (
 	if len(list) == 0 {
 		return added, nil
 	}
-	docs := make([]any, len(list))
+	docs := make([]*Annotation, len(list))
 	for i, a := range list {
 		docs[i], added[i] = a.Annotation, true
 	}
-	_, err := s.annotations.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
-	var bwe mongo.BulkWriteException
-	if err != nil && (!errors.As(err, &bwe) || bwe.WriteConcernError != nil) {
-		return nil, fmt.Errorf("insert annotations: %w", err)
+	taken, err := s.annotations.InsertNew(ctx, docs)
+	if err != nil {
+		return nil, err
 	}
-	for _, we := range bwe.WriteErrors {
-		if !we.HasErrorCode(11000) {
-			return nil, fmt.Errorf("insert annotations: %w", err)
-		}
-		added[we.Index] = false
+	for _, i := range taken {
+		added[i] = false
 	}
 	return added, nil
 }

@@ -16,12 +16,10 @@ import (
 	"log/slog"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/events"
-	"github.com/opencollab/backend/pkg/mongodb"
 	"github.com/opencollab/backend/pkg/pagetoken"
 )
 
@@ -42,44 +40,37 @@ const (
 
 // Service runs the comment-annotation operations.
 type Service struct {
-	annotations *mongo.Collection
-	counters    *mongo.Collection
-	feed        *mongo.Collection // feed heads and buckets (feed.go)
-	feedRows    *mongo.Collection
+	annotations annotationStore
+	counters    numberStore
+	feeds       feedStore
 	pages       pageTokens
 	pub         Publisher
-	locks       keyLocks // annotations and counters
-	feedLocks   keyLocks // feed heads and buckets, never held with another lock
+	locks       keyLocks // annotations
 	logger      *slog.Logger
 	now         func() time.Time
-	// singleWriter: the database is FerretDB (the embedded store, one
-	// process), which serves only exact _id filters from an index. The
-	// version guard of a write then comes from the in-process lock held
-	// from read to write, not from the filter, which FerretDB would
-	// answer by scanning every annotation (and still as read-then-write).
-	// Set by EnsureIndexes.
-	singleWriter bool
 }
 
 // NewService returns the service on db. Page tokens of get are kept in db
 // until WithPageTokens hands it the shared Redis store.
 func NewService(db *mongo.Database, pub Publisher) *Service {
-	// Open objects (users, locations, context, ...) are map[string]any; read
-	// nested documents back as maps so they encode to JSON as objects.
-	coll := func(name string) *mongo.Collection {
-		return db.Collection(name, options.Collection().SetBSONOptions(&options.BSONOptions{DefaultDocumentMap: true}))
-	}
+	coll := func(name string) *mongo.Collection { return collection(db, name) }
 	s := &Service{
-		annotations: coll(AnnotationsCollection),
-		counters:    coll(CountersCollection),
-		feed:        coll(FeedCollection),
-		feedRows:    coll(FeedRowsCollection),
+		annotations: &mongoAnnotations{coll: coll(AnnotationsCollection)},
+		counters:    &mongoCounters{coll: coll(CountersCollection)},
+		feeds:       &mongoFeed{heads: coll(FeedCollection), rows: coll(FeedRowsCollection)},
 		pub:         pub,
 		logger:      slog.Default(),
 		now:         time.Now,
 	}
 	s.pages = &storedPageTokens{coll: coll(PageTokensCollection), now: s.now}
 	return s
+}
+
+// collection is collection name of db. Open objects (users, locations,
+// context, ...) are map[string]any; nested documents read back as maps so
+// they encode to JSON as objects.
+func collection(db *mongo.Database, name string) *mongo.Collection {
+	return db.Collection(name, options.Collection().SetBSONOptions(&options.BSONOptions{DefaultDocumentMap: true}))
 }
 
 // WithPageTokens keeps the page tokens of get in Redis (pkg/pagetoken), as
@@ -102,24 +93,7 @@ func (s *Service) WithLogger(l *slog.Logger) *Service {
 // EnsureIndexes creates the indexes the annotation queries run on; safe at
 // every start. The feed collections are only read by _id and need none.
 func (s *Service) EnsureIndexes(ctx context.Context) error {
-	ferret, err := mongodb.IsFerretDB(ctx, s.annotations.Database())
-	if err != nil {
-		return err
-	}
-	s.singleWriter = ferret
-	idx := func(name string, keys bson.D, unique bool) mongo.IndexModel {
-		o := options.Index().SetName(name)
-		if unique {
-			o.SetUnique(true)
-		}
-		return mongo.IndexModel{Keys: keys, Options: o}
-	}
-	err = mongodb.EnsureIndexes(ctx, s.annotations,
-		idx("ws_annotation", bson.D{{Key: "workspaceId", Value: 1}, {Key: "annotationId", Value: 1}}, true),
-		idx("ws_org_doc_sort", bson.D{{Key: "workspaceId", Value: 1}, {Key: "organizationId", Value: 1}, {Key: "documentId", Value: 1}, {Key: "sortKey", Value: 1}}, false),
-		idx("ws_org_sort", bson.D{{Key: "workspaceId", Value: 1}, {Key: "organizationId", Value: 1}, {Key: "sortKey", Value: 1}}, false),
-	)
-	if err != nil {
+	if err := s.annotations.EnsureIndexes(ctx); err != nil {
 		return err
 	}
 	if st, ok := s.pages.(*storedPageTokens); ok {

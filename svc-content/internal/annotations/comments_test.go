@@ -210,12 +210,10 @@ func TestConcurrentCommentAddsAcrossReplicasAreAllKept(t *testing.T) {
 	if ferret, err := mongodb.IsFerretDB(t.Context(), f.db); err != nil || ferret {
 		t.Skipf("needs MongoDB, the test store is FerretDB (%v)", err)
 	}
-	f.svc.singleWriter = false
 	other := NewService(f.db, &recorder{})
 	if err := other.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	other.singleWriter = false
 	f.add("ws1", "doc1", "a1", comment("alice", "root"))
 	const writers = 12
 	addRepliesConcurrently(t, writers, f.svc, other)

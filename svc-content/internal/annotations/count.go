@@ -3,9 +3,6 @@ package annotations
 import (
 	"context"
 	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // CountRequest is the body of /v2/commentannotations/count/get.
@@ -33,16 +30,9 @@ func (s *Service) Count(ctx context.Context, ws string, req CountRequest) (map[s
 			return nil, invalid("field documentIds[%d] must not be empty", i)
 		}
 	}
-	filter := bson.M{"workspaceId": ws, "organizationId": req.OrganizationID, "documentId": bson.M{"$in": req.DocumentIDs}}
-	if len(req.StatusIDs) > 0 {
-		filter["status.id"] = bson.M{"$in": req.StatusIDs}
-	}
-	cur, err := s.annotations.Find(ctx, filter, options.Find().SetProjection(bson.M{"documentId": 1, "comments.from": 1}))
+	found, err := s.annotations.Authors(ctx, Query{WorkspaceID: ws, OrganizationID: req.OrganizationID,
+		DocumentIDs: req.DocumentIDs, StatusIDs: req.StatusIDs})
 	if err != nil {
-		return nil, fmt.Errorf("count annotations: %w", err)
-	}
-	var found []Annotation
-	if err := cur.All(ctx, &found); err != nil {
 		return nil, fmt.Errorf("count annotations: %w", err)
 	}
 	out := make(map[string]DocumentCount, len(req.DocumentIDs))

@@ -2,10 +2,6 @@ package annotations
 
 import (
 	"context"
-	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // DeleteRequest is the body of /v2/commentannotations/delete (§7.7).
@@ -36,7 +32,7 @@ func (s *Service) Delete(ctx context.Context, ws string, req DeleteRequest) (map
 		return nil, invalid("field documentId is required")
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
-	q := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}.apply(sc.filter())
+	q := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}.apply(sc.query())
 	var deleted []string
 	after := ""
 	for {
@@ -50,7 +46,7 @@ func (s *Service) Delete(ctx context.Context, ws string, req DeleteRequest) (map
 		if len(batch) < deleteBatch {
 			break
 		}
-		after = batch[len(batch)-1].SortKey
+		after = batch[len(batch)-1].cursor()
 	}
 	out := notFoundResults(req.AnnotationIDs, deleted)
 	for _, id := range deleted {
@@ -60,21 +56,10 @@ func (s *Service) Delete(ctx context.Context, ws string, req DeleteRequest) (map
 }
 
 // deleteRound deletes the next batch of matches after sortKey `after`.
-func (s *Service) deleteRound(ctx context.Context, q bson.M, after string) ([]Annotation, error) {
-	f := bson.M{}
-	for k, v := range q {
-		f[k] = v
-	}
-	if after != "" {
-		f["sortKey"] = bson.M{"$gt": after}
-	}
-	cur, err := s.annotations.Find(ctx, f, options.Find().SetSort(bson.M{"sortKey": 1}).SetLimit(deleteBatch))
+func (s *Service) deleteRound(ctx context.Context, q Query, after string) ([]Annotation, error) {
+	batch, err := s.annotations.Page(ctx, q, after, true, deleteBatch)
 	if err != nil {
-		return nil, fmt.Errorf("find annotations to delete: %w", err)
-	}
-	var batch []Annotation
-	if err := cur.All(ctx, &batch); err != nil {
-		return nil, fmt.Errorf("read annotations to delete: %w", err)
+		return nil, err
 	}
 	if len(batch) == 0 {
 		return nil, nil
@@ -84,8 +69,8 @@ func (s *Service) deleteRound(ctx context.Context, q bson.M, after string) ([]An
 		ids[i] = batch[i].AnnotationID
 	}
 	ws := batch[0].WorkspaceID
-	if _, err := s.annotations.DeleteMany(ctx, bson.M{"workspaceId": ws, "annotationId": bson.M{"$in": ids}}); err != nil {
-		return nil, fmt.Errorf("delete annotations: %w", err)
+	if err := s.annotations.Delete(ctx, ws, ids); err != nil {
+		return nil, err
 	}
 	events := s.batch()
 	for i := range batch {

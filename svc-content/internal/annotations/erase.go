@@ -3,9 +3,6 @@ package annotations
 import (
 	"context"
 	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
 // erasedUser stands where an erased user wrote in a thread others still
@@ -23,14 +20,9 @@ func (s *Service) EraseUser(ctx context.Context, ws, userID string) (int, error)
 	if ws == "" || userID == "" {
 		return 0, invalid("workspaceId and userId are required")
 	}
-	cur, err := s.annotations.Find(ctx, bson.M{"workspaceId": ws, "involvedUserIds": userID},
-		options.Find().SetProjection(bson.M{"annotationId": 1, "organizationId": 1, "documentId": 1, "comments.from": 1}))
+	found, err := s.annotations.Authors(ctx, Query{WorkspaceID: ws, InvolvedUserID: userID})
 	if err != nil {
 		return 0, fmt.Errorf("find the user's annotations: %w", err)
-	}
-	var found []Annotation
-	if err := cur.All(ctx, &found); err != nil {
-		return 0, fmt.Errorf("read the user's annotations: %w", err)
 	}
 	for i := range found {
 		a := &found[i]

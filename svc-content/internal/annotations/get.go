@@ -2,11 +2,7 @@ package annotations
 
 import (
 	"context"
-	"fmt"
 	"slices"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/pagetoken"
 )
@@ -80,9 +76,8 @@ func (r *GetRequest) validate() error {
 	return nil
 }
 
-// filter is the query of the request without its page cursor.
-func (r *GetRequest) filter(ws string) bson.M {
-	f := bson.M{"workspaceId": ws, "organizationId": r.OrganizationID}
+// query is the query of the request without its page cursor.
+func (r *GetRequest) query(ws string) Query {
 	docs := slices.Clone(r.DocumentIDs)
 	if r.DocumentID != "" && !slices.Contains(docs, r.DocumentID) {
 		docs = append(docs, r.DocumentID)
@@ -91,30 +86,11 @@ func (r *GetRequest) filter(ws string) bson.M {
 	if r.StatusID != "" {
 		statuses = append(statuses, r.StatusID)
 	}
-	for field, list := range map[string][]string{"documentId": docs, "annotationId": r.AnnotationIDs,
-		"location.id": r.LocationIDs, "from.userId": r.UserIDs, "mentionedUserIds": r.MentionedUserIDs, "status.id": statuses} {
-		if len(list) > 0 {
-			f[field] = bson.M{"$in": list}
-		}
-	}
-	if r.ResolvedBy != "" {
-		f["resolvedByUserId"] = r.ResolvedBy
-	}
-	addRange(f, "createdAt", r.CreatedAfter, r.CreatedBefore)
-	addRange(f, "lastUpdated", r.UpdatedAfter, r.UpdatedBefore)
-	return f
-}
-
-func addRange(f bson.M, field string, after, before *int64) {
-	r := bson.M{}
-	if after != nil {
-		r["$gt"] = *after
-	}
-	if before != nil {
-		r["$lt"] = *before
-	}
-	if len(r) > 0 {
-		f[field] = r
+	return Query{
+		WorkspaceID: ws, OrganizationID: r.OrganizationID, DocumentIDs: docs, AnnotationIDs: r.AnnotationIDs,
+		LocationIDs: r.LocationIDs, AuthorIDs: r.UserIDs, MentionedUserIDs: r.MentionedUserIDs, StatusIDs: statuses,
+		ResolvedBy: r.ResolvedBy,
+		Created:    Range{r.CreatedAfter, r.CreatedBefore}, Updated: Range{r.UpdatedAfter, r.UpdatedBefore},
 	}
 }
 
@@ -131,7 +107,7 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 	unpaged := req
 	unpaged.PageSize, unpaged.PageToken = nil, ""
 	qkey := pagetoken.QueryKey("commentannotations/get", unpaged)
-	filter := req.filter(ws)
+	filter := req.query(ws)
 	var cursor string
 	if req.PageToken != "" {
 		var err error
@@ -145,7 +121,7 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 	}
 	var res GetResult
 	if more {
-		if res.NextPageToken, err = s.pages.Save(ctx, ws, qkey, page[len(page)-1].SortKey); err != nil {
+		if res.NextPageToken, err = s.pages.Save(ctx, ws, qkey, page[len(page)-1].cursor()); err != nil {
 			return GetResult{}, err
 		}
 	}
@@ -173,25 +149,10 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 
 // findPage reads up to size annotations after cursor and reports whether
 // more follow.
-func (s *Service) findPage(ctx context.Context, filter bson.M, cursor string, asc bool, size int) ([]Annotation, bool, error) {
-	f, dir, op := bson.M{}, -1, "$lt"
-	if asc {
-		dir, op = 1, "$gt"
-	}
-	for k, v := range filter {
-		f[k] = v
-	}
-	if cursor != "" {
-		f["sortKey"] = bson.M{op: cursor}
-	}
-	opts := options.Find().SetSort(bson.D{{Key: "sortKey", Value: dir}}).SetLimit(int64(size) + 1)
-	cur, err := s.annotations.Find(ctx, f, opts)
+func (s *Service) findPage(ctx context.Context, q Query, cursor string, asc bool, size int) ([]Annotation, bool, error) {
+	page, err := s.annotations.Page(ctx, q, cursor, asc, size+1)
 	if err != nil {
-		return nil, false, fmt.Errorf("find annotations: %w", err)
-	}
-	var page []Annotation
-	if err := cur.All(ctx, &page); err != nil {
-		return nil, false, fmt.Errorf("read annotations: %w", err)
+		return nil, false, err
 	}
 	if len(page) > size {
 		return page[:size], true, nil
@@ -200,20 +161,14 @@ func (s *Service) findPage(ctx context.Context, filter bson.M, cursor string, as
 }
 
 // missing lists the requested ids no annotation of the query has.
-func (s *Service) missing(ctx context.Context, filter bson.M, ids []string) ([]string, error) {
-	cur, err := s.annotations.Find(ctx, filter, options.Find().SetProjection(bson.M{"annotationId": 1}))
+func (s *Service) missing(ctx context.Context, q Query, ids []string) ([]string, error) {
+	found, err := s.annotations.IDs(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("find requested annotations: %w", err)
-	}
-	var found []struct {
-		ID string `bson:"annotationId"`
-	}
-	if err := cur.All(ctx, &found); err != nil {
-		return nil, fmt.Errorf("read requested annotations: %w", err)
+		return nil, err
 	}
 	exists := make(map[string]bool, len(found))
-	for _, f := range found {
-		exists[f.ID] = true
+	for _, id := range found {
+		exists[id] = true
 	}
 	var out []string
 	for _, id := range ids {

@@ -70,7 +70,12 @@ type fixture struct {
 // a clock that moves 1 ms per reading, so every write has its own time.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	db := testenv.Mongo(t)
+	return newFixtureOn(t, testenv.Mongo(t))
+}
+
+// newFixtureOn is newFixture on db.
+func newFixtureOn(t *testing.T, db *mongo.Database) *fixture {
+	t.Helper()
 	rec := &recorder{}
 	svc := NewService(db, rec).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
 	var tick atomic.Int64

@@ -24,7 +24,7 @@ func (s *Service) RewriteLocation(ctx context.Context, workspaceID, orgID, docID
 		}
 	}
 	sc := Scope{workspaceID, orgID, docID}
-	ids, err := s.matchingIDs(ctx, Filters{LocationIDs: []string{oldID}}.apply(sc.filter()))
+	ids, err := s.matchingIDs(ctx, Filters{LocationIDs: []string{oldID}}.apply(sc.query()))
 	if err != nil {
 		return 0, err
 	}

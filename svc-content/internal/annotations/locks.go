@@ -15,14 +15,42 @@ import (
 // match the same version; it only runs in one process, where these locks
 // give the same guarantee.
 type keyLocks struct {
-	stripes [128]sync.Mutex
+	stripes [lockStripes]sync.Mutex
 }
+
+const lockStripes = 128
 
 // lock takes the stripe of key and returns its unlock.
 func (l *keyLocks) lock(key string) func() {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	m := &l.stripes[h.Sum32()%uint32(len(l.stripes))]
+	m := &l.stripes[l.stripe(key)]
 	m.Lock()
 	return m.Unlock
+}
+
+// lockAll takes the stripes of every key, in stripe order (so two callers
+// never wait on each other in a cycle; lock holds one stripe at a time),
+// and returns their unlock.
+func (l *keyLocks) lockAll(keys []string) func() {
+	var wanted [lockStripes]bool
+	for _, k := range keys {
+		wanted[l.stripe(k)] = true
+	}
+	var taken []int
+	for i, w := range wanted {
+		if w {
+			l.stripes[i].Lock()
+			taken = append(taken, i)
+		}
+	}
+	return func() {
+		for _, i := range taken {
+			l.stripes[i].Unlock()
+		}
+	}
+}
+
+func (l *keyLocks) stripe(key string) int {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return int(h.Sum32() % lockStripes)
 }

@@ -2,15 +2,8 @@ package annotations
 
 import (
 	"context"
-	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
-	"github.com/opencollab/backend/pkg/mongodb"
 )
 
-// MigrateDocument re-keys the document's annotations to newDocID and
 // returns how many moved. Each annotation moves in one atomic update that
 // also bumps its version, so a concurrent comment write retries on the moved
 // copy instead of writing the old document id back. Re-running after a
@@ -25,28 +18,13 @@ func (s *Service) MigrateDocument(ctx context.Context, workspaceID, orgID, oldDo
 	}
 	// The counter first: annotations added to the new id after the move
 	// must not reuse numbers of the moved ones.
-	if err := s.moveCounter(ctx, workspaceID, orgID, oldDocID, newDocID); err != nil {
+	if err := s.counters.Move(ctx, Scope{workspaceID, orgID, oldDocID}, newDocID); err != nil {
 		return 0, err
 	}
-	res, err := s.annotations.UpdateMany(ctx, Scope{workspaceID, orgID, oldDocID}.filter(), bson.M{
-		"$set": bson.M{"documentId": newDocID},
-		"$inc": bson.M{"version": int64(1)},
-	})
-	if err != nil {
-		return 0, fmt.Errorf("migrate annotations: %w", err)
-	}
-	return res.ModifiedCount, nil
+	return s.annotations.MoveDocument(ctx, Scope{workspaceID, orgID, oldDocID}.query(), newDocID)
 }
 
 // HasData reports whether the document has any annotation.
 func (s *Service) HasData(ctx context.Context, workspaceID, orgID, docID string) (bool, error) {
-	err := s.annotations.FindOne(ctx, Scope{workspaceID, orgID, docID}.filter(),
-		options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
-	if mongodb.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("look for annotations: %w", err)
-	}
-	return true, nil
+	return s.annotations.Any(ctx, Scope{workspaceID, orgID, docID}.query())
 }

@@ -9,86 +9,77 @@ import (
 // keys); it is stored and returned as is.
 type User = map[string]any
 
-// Annotation is a stored comment annotation.
+// Annotation is a comment annotation (stored as annotationDoc).
 type Annotation struct {
-	// Key is the _id: workspace and annotationId, so the annotation is read
-	// by exact _id (the one lookup FerretDB does not answer with a scan).
-	Key                   string         `bson:"_id"`
-	WorkspaceID           string         `bson:"workspaceId"`
-	OrganizationID        string         `bson:"organizationId"`
-	DocumentID            string         `bson:"documentId"`
-	AnnotationID          string         `bson:"annotationId"`
-	AnnotationNumber      int64          `bson:"annotationNumber"`
-	Type                  string         `bson:"type"`
-	CommentType           string         `bson:"commentType,omitempty"`
-	SourceType            string         `bson:"sourceType"`
-	Location              map[string]any `bson:"location,omitempty"`
-	TargetElement         map[string]any `bson:"targetElement,omitempty"`
-	Status                map[string]any `bson:"status"`
-	Priority              map[string]any `bson:"priority,omitempty"`
-	AssignedTo            User           `bson:"assignedTo,omitempty"`
-	From                  User           `bson:"from,omitempty"`
-	Comments              []Comment      `bson:"comments"`
-	Reactions             []Reaction     `bson:"reactions"`
-	InvolvedUserIDs       []string       `bson:"involvedUserIds"`
-	MentionedUserIDs      []string       `bson:"mentionedUserIds"`
-	ResolvedByUserID      string         `bson:"resolvedByUserId,omitempty"`
-	ResolvedByUser        User           `bson:"resolvedByUser,omitempty"`
-	StatusUpdatedByUserID string         `bson:"statusUpdatedByUserId,omitempty"`
-	Context               map[string]any `bson:"context,omitempty"`
-	VisibilityConfig      map[string]any `bson:"visibilityConfig,omitempty"`
-	Suggestion            map[string]any `bson:"suggestion,omitempty"`
-	CreatedAt             int64          `bson:"createdAt"`
-	LastUpdated           int64          `bson:"lastUpdated"`
+	WorkspaceID           string
+	OrganizationID        string
+	DocumentID            string
+	AnnotationID          string
+	AnnotationNumber      int64
+	Type                  string
+	CommentType           string
+	SourceType            string
+	Location              map[string]any
+	TargetElement         map[string]any
+	Status                map[string]any
+	Priority              map[string]any
+	AssignedTo            User
+	From                  User
+	Comments              []Comment
+	Reactions             []Reaction
+	InvolvedUserIDs       []string
+	MentionedUserIDs      []string
+	ResolvedByUserID      string
+	ResolvedByUser        User
+	StatusUpdatedByUserID string
+	Context               map[string]any
+	VisibilityConfig      map[string]any
+	Suggestion            map[string]any
+	CreatedAt             int64
+	LastUpdated           int64
 
-	// SortKey orders get pages: zero-padded lastUpdated, then annotationId,
-	// so one indexed range condition is the whole keyset cursor.
-	SortKey string `bson:"sortKey"`
 	// LastCommentID is the highest commentId ever used here, so generated
 	// ids keep increasing even after deletions.
-	LastCommentID int64 `bson:"lastCommentId"`
+	LastCommentID int64
 	// Version is bumped by every write; writes replace on the version read.
-	Version int64 `bson:"version"`
+	Version int64
 	// IndexedRows are the keys of the annotation's rows in the user feed
 	// (feed.go), as of this version.
-	IndexedRows []string `bson:"indexedRows"`
+	IndexedRows []string
 }
-
-// annotationKey is the _id of annotation id in workspace ws.
-func annotationKey(ws, id string) string { return jsonKey(ws, id) }
 
 // Comment is one comment of an annotation.
 type Comment struct {
-	CommentID              int64            `bson:"commentId"`
-	Type                   string           `bson:"type"`
-	Status                 string           `bson:"status"`
-	CommentText            string           `bson:"commentText"`
-	CommentHTML            string           `bson:"commentHtml"`
-	From                   User             `bson:"from"`
-	To                     []User           `bson:"to"`
-	TaggedUserContacts     []map[string]any `bson:"taggedUserContacts,omitempty"`
-	Attachments            []map[string]any `bson:"attachments,omitempty"`
-	Context                map[string]any   `bson:"context,omitempty"`
-	IsCommentTextAvailable bool             `bson:"isCommentTextAvailable"`
-	IsCommentResolverUsed  bool             `bson:"isCommentResolverUsed"`
-	CreatedAt              int64            `bson:"createdAt"`
-	LastUpdated            int64            `bson:"lastUpdated"`
+	CommentID              int64
+	Type                   string
+	Status                 string
+	CommentText            string
+	CommentHTML            string
+	From                   User
+	To                     []User
+	TaggedUserContacts     []map[string]any
+	Attachments            []map[string]any
+	Context                map[string]any
+	IsCommentTextAvailable bool
+	IsCommentResolverUsed  bool
+	CreatedAt              int64
+	LastUpdated            int64
 }
 
 // Reaction is one icon on an annotation with the users who chose it (the
 // spec's ReactionAnnotation).
 type Reaction struct {
-	ReactionID  string         `bson:"reactionId"`
-	Icon        string         `bson:"icon"`
-	FromUsers   []ReactionUser `bson:"fromUsers"`
-	CreatedAt   int64          `bson:"createdAt"`
-	LastUpdated int64          `bson:"lastUpdated"`
+	ReactionID  string
+	Icon        string
+	FromUsers   []ReactionUser
+	CreatedAt   int64
+	LastUpdated int64
 }
 
 // ReactionUser is one user's reaction and when it was made.
 type ReactionUser struct {
-	From        User  `bson:"from"`
-	LastUpdated int64 `bson:"lastUpdated"`
+	From        User
+	LastUpdated int64
 }
 
 // terminalStatus is the status type that resolves an annotation.
@@ -140,7 +131,6 @@ func (a *Annotation) derive() {
 		}
 	}
 	a.MentionedUserIDs, a.InvolvedUserIDs = mentioned, involved
-	a.SortKey = sortKey(a.LastUpdated, a.AnnotationID)
 }
 
 // involvedIn lists the users a comment counts for in users/data/get: its
@@ -178,6 +168,10 @@ func (a *Annotation) knownUser(id string) User {
 	}
 	return User{"userId": id}
 }
+
+// cursor is a's position in the order of get pages: lastUpdated, then
+// annotationId.
+func (a *Annotation) cursor() string { return sortKey(a.LastUpdated, a.AnnotationID) }
 
 // sortKey makes a string that sorts like (ms, id) for ms >= 0.
 func sortKey(ms int64, id string) string {

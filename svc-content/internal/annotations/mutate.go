@@ -3,14 +3,10 @@ package annotations
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/mongodb"
 )
 
 // Scope names the document an operation acts in. An empty OrganizationID
@@ -21,12 +17,9 @@ type Scope struct {
 	DocumentID     string
 }
 
-func (sc Scope) filter() bson.M {
-	f := bson.M{"workspaceId": sc.WorkspaceID, "documentId": sc.DocumentID}
-	if sc.OrganizationID != "" {
-		f["organizationId"] = sc.OrganizationID
-	}
-	return f
+// query selects the annotations of the scope.
+func (sc Scope) query() Query {
+	return Query{WorkspaceID: sc.WorkspaceID, OrganizationID: sc.OrganizationID, DocumentIDs: []string{sc.DocumentID}}
 }
 
 func (sc Scope) holds(a *Annotation) bool {
@@ -49,15 +42,11 @@ const maxAttempts = 64
 
 // load reads annotation id of the scope (NOT_FOUND when absent).
 func (s *Service) load(ctx context.Context, sc Scope, id string) (*Annotation, error) {
-	var a Annotation
-	err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(sc.WorkspaceID, id)}).Decode(&a)
-	if mongodb.IsNotFound(err) || (err == nil && !sc.holds(&a)) {
+	a, err := s.annotations.Load(ctx, sc.WorkspaceID, id)
+	if errors.Is(err, errNoAnnotation) || (err == nil && !sc.holds(a)) {
 		return nil, errNotFound(id)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("load annotation: %w", err)
-	}
-	return &a, nil
+	return a, err
 }
 
 // mutate applies change to annotation id and replaces it on the version it
@@ -98,16 +87,10 @@ func (s *Service) tryMutate(ctx context.Context, sc Scope, id string, change fun
 	if err := s.feedAdd(ctx, a, without(a.IndexedRows, indexed)); err != nil {
 		return nil, false, err
 	}
-	guard := bson.M{"_id": a.Key, "version": read}
-	if s.singleWriter {
-		guard = bson.M{"_id": a.Key} // the lock above guards the version
-	}
-	res, err := s.annotations.ReplaceOne(ctx, guard, a)
-	if err != nil {
-		return nil, false, fmt.Errorf("write annotation: %w", err)
-	}
-	if res.MatchedCount == 0 {
+	if err := s.annotations.Replace(ctx, a, read); errors.Is(err, errVersionMoved) {
 		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
 	}
 	s.feedRemove(ctx, a, without(indexed, a.IndexedRows))
 	return a, true, nil

@@ -3,10 +3,6 @@ package annotations
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/api"
 )
@@ -42,12 +38,9 @@ func (f Filters) empty() bool {
 	return len(f.AnnotationIDs) == 0 && len(f.LocationIDs) == 0 && len(f.UserIDs) == 0
 }
 
-func (f Filters) apply(q bson.M) bson.M {
-	for field, list := range map[string][]string{"annotationId": f.AnnotationIDs, "location.id": f.LocationIDs, "from.userId": f.UserIDs} {
-		if len(list) > 0 {
-			q[field] = bson.M{"$in": list}
-		}
-	}
+// apply narrows q to the annotations the filters match.
+func (f Filters) apply(q Query) Query {
+	q.AnnotationIDs, q.LocationIDs, q.AuthorIDs = f.AnnotationIDs, f.LocationIDs, f.UserIDs
 	return q
 }
 
@@ -65,7 +58,7 @@ func (s *Service) Update(ctx context.Context, ws string, req UpdateRequest) (map
 		return nil, err
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
-	ids, err := s.matchingIDs(ctx, filters.apply(sc.filter()))
+	ids, err := s.matchingIDs(ctx, filters.apply(sc.query()))
 	if err != nil {
 		return nil, err
 	}
@@ -102,22 +95,8 @@ func (s *Service) Update(ctx context.Context, ws string, req UpdateRequest) (map
 }
 
 // matchingIDs lists the annotationIds a query matches.
-func (s *Service) matchingIDs(ctx context.Context, q bson.M) ([]string, error) {
-	cur, err := s.annotations.Find(ctx, q, options.Find().SetProjection(bson.M{"annotationId": 1}).SetSort(bson.M{"sortKey": 1}))
-	if err != nil {
-		return nil, fmt.Errorf("find annotations: %w", err)
-	}
-	var found []struct {
-		ID string `bson:"annotationId"`
-	}
-	if err := cur.All(ctx, &found); err != nil {
-		return nil, fmt.Errorf("read annotations: %w", err)
-	}
-	ids := make([]string, len(found))
-	for i, f := range found {
-		ids[i] = f.ID
-	}
-	return ids, nil
+func (s *Service) matchingIDs(ctx context.Context, q Query) ([]string, error) {
+	return s.annotations.IDs(ctx, q)
 }
 
 // notFoundResults starts a result map with success:false for every

@@ -1,16 +1,11 @@
 package annotations
 
 import (
-	"cmp"
 	"context"
 	"encoding/base64"
-	"fmt"
+	"errors"
 	"slices"
 	"strconv"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/opencollab/backend/pkg/mongodb"
 )
 
 // UserData page sizes: users/data/get returns up to 100 items per array.
@@ -111,7 +106,7 @@ func decodeCursor(c, array string) (int64, error) {
 // userItems renders up to limit items of one kind after sequence number
 // `after` and returns the cursor of the next page ("" when none follows).
 func (s *Service) userItems(ctx context.Context, q UserDataQuery, kind string, after int64, limit int) ([]map[string]any, int64, error) {
-	entries, err := s.feedPage(ctx, q, kind, after, limit+1)
+	entries, err := s.feeds.Page(ctx, q, kind, after, limit+1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -148,59 +143,21 @@ func (s *Service) userItems(ctx context.Context, q UserDataQuery, kind string, a
 	return items, next, nil
 }
 
-// entry is a feed bucket entry as a page reads it.
+// entry is one feed entry: its sequence number, the annotation it names
+// and the row key there.
 type entry struct {
-	Seq          int64  `bson:"seq"`
-	AnnotationID string `bson:"a"`
-	Key          string `bson:"k"`
-}
-
-// feedPage reads up to n entries after sequence number `after`, bucket by
-// bucket (each an exact _id read), in sequence order.
-func (s *Service) feedPage(ctx context.Context, q UserDataQuery, kind string, after int64, n int) ([]entry, error) {
-	var head struct {
-		Seq int64 `bson:"seq"`
-	}
-	err := s.feed.FindOne(ctx, bson.M{"_id": headID(q.WorkspaceID, q.OrganizationID, q.UserID, kind)}).Decode(&head)
-	if mongodb.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read feed head: %w", err)
-	}
-	var out []entry
-	for b := (after + 1) / feedBucket; b*feedBucket <= head.Seq && len(out) < n; b++ {
-		var bucket struct {
-			Entries []entry `bson:"entries"`
-		}
-		err := s.feed.FindOne(ctx, bson.M{"_id": bucketID(q.WorkspaceID, q.OrganizationID, q.UserID, kind, b)}).Decode(&bucket)
-		if mongodb.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read feed bucket: %w", err)
-		}
-		slices.SortFunc(bucket.Entries, func(x, y entry) int { return cmp.Compare(x.Seq, y.Seq) })
-		for _, e := range bucket.Entries {
-			if e.Seq > after && len(out) < n {
-				out = append(out, e)
-			}
-		}
-	}
-	return out, nil
+	Seq          int64
+	AnnotationID string
+	Key          string
 }
 
 // loadByKey reads an annotation by _id (nil when it is gone).
 func (s *Service) loadByKey(ctx context.Context, ws, id string) (*Annotation, error) {
-	var a Annotation
-	err := s.annotations.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)}).Decode(&a)
-	if mongodb.IsNotFound(err) {
+	a, err := s.annotations.Load(ctx, ws, id)
+	if errors.Is(err, errNoAnnotation) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read annotation: %w", err)
-	}
-	return &a, nil
+	return a, err
 }
 
 // commentItem renders a comment entry, or nil when the annotation no
