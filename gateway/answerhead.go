@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Reading a service's answer head: one string per head, its field lines
@@ -60,28 +61,41 @@ var errNothingRead = errors.New("no bytes before the end of the connection")
 // A head is almost always whole in the read buffer after one read: it is
 // then copied once. A longer one is gathered line by line.
 func readAnswerHead(br *bufio.Reader) (string, error) {
+	head, n, err := peekAnswerHead(br)
+	if err != nil || n == 0 {
+		return head, err
+	}
+	head = strings.Clone(head[:n]) // detached from the buffer before it moves on
+	_, _ = br.Discard(n)
+	return head, nil
+}
+
+// peekAnswerHead returns one head. n > 0: the head is the first n bytes of
+// br's buffer, viewed, not copied, so valid only until br is discarded
+// past them or read again; the caller discards n. n == 0: the head was
+// longer than the buffer and is a string of its own.
+func peekAnswerHead(br *bufio.Reader) (head string, n int, err error) {
 	if _, err := br.Peek(1); err != nil {
-		return "", errors.Join(errNothingRead, err)
+		return "", 0, errors.Join(errNothingRead, err)
 	}
 	for checked := false; ; {
 		buf, _ := br.Peek(br.Buffered())
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 && !checked {
 			// Not HTTP: fail now rather than wait for an empty line.
 			if _, err := parseStatusLine(buf[:i]); err != nil {
-				return "", err
+				return "", 0, err
 			}
 			checked = true
 		}
 		if n := headLength(buf); n > 0 {
-			head := string(buf[:n])
-			_, _ = br.Discard(n)
-			return head, nil
+			return unsafe.String(&buf[0], n), n, nil
 		}
 		if br.Buffered() == br.Size() {
-			return readLongHead(br)
+			head, err := readLongHead(br)
+			return head, 0, err
 		}
 		if _, err := br.Peek(br.Buffered() + 1); err != nil {
-			return "", err
+			return "", 0, err
 		}
 	}
 }

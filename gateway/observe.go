@@ -30,7 +30,7 @@ const (
 type call struct {
 	rec statusRecorder
 	hop hopState
-	id  [1]string
+	id  idSlot
 }
 
 // startRequest opens the request's server span (a child of the client's
@@ -77,6 +77,8 @@ func annotate(span trace.Span, rt *route, principal *signedPrincipal) {
 // measured: its duration is the session's.
 func (g *Gateway) finishRequest(ctx context.Context, c *call, r *http.Request, span trace.Span, rt *route) {
 	defer span.End()
+	// One clock read for the metric and the access log (which runs after).
+	c.rec.elapsed = time.Since(c.rec.start)
 	status := c.rec.status
 	if status == 0 {
 		status = http.StatusSwitchingProtocols // hijacked for a tunnel
@@ -99,7 +101,7 @@ func (g *Gateway) finishRequest(ctx context.Context, c *call, r *http.Request, s
 	if rt != nil && rt.realtime {
 		return
 	}
-	telemetry.ObserveRequestAs(ctx, g.series.get(r.Method, route, status), time.Since(c.rec.start))
+	telemetry.ObserveRequestAs(ctx, g.series.get(r.Method, route, status), c.rec.elapsed)
 }
 
 // maxSeries bounds the metric series kept built; the label sets are

@@ -42,8 +42,9 @@ func (g *Gateway) probe(w http.ResponseWriter, r *http.Request, redisCheck func(
 // statusRecorder remembers the status for the metrics and the access log.
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
-	start  time.Time
+	status  int
+	start   time.Time
+	elapsed time.Duration // set when the request is finished
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
@@ -71,5 +72,5 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 func (s *statusRecorder) log(ctx context.Context, logger *slog.Logger, r *http.Request) {
 	logger.DebugContext(ctx, "request",
 		"method", r.Method, "path", r.URL.Path, "status", s.status,
-		"duration", time.Since(s.start), "requestId", r.Header.Get(internalauth.HeaderRequestID))
+		"duration", s.elapsed, "requestId", r.Header.Get(internalauth.HeaderRequestID))
 }

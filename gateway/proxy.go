@@ -10,8 +10,6 @@ import (
 	"net/url"
 	"time"
 
-	"go.opentelemetry.io/otel"
-
 	"github.com/opencollab/backend/pkg/api"
 )
 
@@ -62,7 +60,7 @@ type hopState struct {
 func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, principal *signedPrincipal, hop *hopState, maxBody int64) {
 	bp := getBuf()
 	defer putBuf(bp)
-	otel.GetTextMapPropagator().Inject(ctx, &hop.trace)
+	hop.trace.inject(ctx)
 	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
 
 	length := r.ContentLength

@@ -49,27 +49,43 @@ type rawAnswer struct {
 // with parseHeaderFields.
 func readResponseHeadRaw(br *bufio.Reader, dst []byte) (a rawAnswer, fields string, ok bool, err error) {
 	for first := true; ; first = false {
-		head, err := readAnswerHead(br)
+		// The head is read in place: its fields are copied into dst, and
+		// only a head left to the map's path is copied as a string.
+		head, n, err := peekAnswerHead(br)
 		if err != nil {
 			if first && errors.Is(err, errNothingRead) {
 				return a, "", false, errors.Join(errNoResponse, err)
 			}
 			return a, "", false, err
 		}
-		line, fields, _ := strings.Cut(head, "\n")
-		rh, err := parseStatusLine(line)
-		if err != nil {
-			return a, "", false, err
+		a, fields, ok, err = parseRawHead(head, dst)
+		switch {
+		case err != nil:
+			fields = ""
+		case !ok && n > 0:
+			fields = strings.Clone(fields)
 		}
-		a = rawAnswer{respHead: rh}
-		if ok, err := a.parseFields(fields, dst); err != nil || !ok {
-			a.respHead = rh
-			return a, fields, false, err
-		}
-		if rh.status >= 200 || rh.status == http.StatusSwitchingProtocols {
-			return a, "", true, nil
+		_, _ = br.Discard(n)
+		if err != nil || !ok || a.status >= 200 || a.status == http.StatusSwitchingProtocols {
+			return a, fields, ok, err
 		}
 	}
+}
+
+// parseRawHead parses one head into a rawAnswer; ok false returns the
+// fields for the map's path.
+func parseRawHead(head string, dst []byte) (a rawAnswer, fields string, ok bool, err error) {
+	line, fields, _ := strings.Cut(head, "\n")
+	rh, err := parseStatusLine(line)
+	if err != nil {
+		return a, "", false, err
+	}
+	a = rawAnswer{respHead: rh}
+	if ok, err := a.parseFields(fields, dst); err != nil || !ok {
+		a.respHead = rh
+		return a, fields, false, err
+	}
+	return a, "", true, nil
 }
 
 // parseFields is parseHeaderFields writing into a.Fields instead of a map.

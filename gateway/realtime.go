@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"go.opentelemetry.io/otel"
-
 	"github.com/opencollab/backend/gateway/internal/httpfield"
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -72,11 +70,11 @@ func (p *serviceProxy) upgrade(ctx context.Context, w http.ResponseWriter, r *ht
 		p.fail(ctx, w, r, err)
 		return nil
 	}
-	var trace traceHeaders
-	otel.GetTextMapPropagator().Inject(ctx, &trace)
+	var th traceHeaders
+	th.inject(ctx)
 	bp := getBuf()
 	defer putBuf(bp)
-	head := appendRequestHead((*bp)[:0], r, outRequest{host: p.host, principal: principal, trace: &trace, upgrade: true}, 0)
+	head := appendRequestHead((*bp)[:0], r, outRequest{host: p.host, principal: principal, trace: &th, upgrade: true}, 0)
 	stop := abortOnCancel(ctx, c)
 	h := w.Header()
 	_, err = c.Write(head)

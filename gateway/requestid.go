@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/opencollab/backend/pkg/internalauth"
 )
@@ -26,20 +27,28 @@ func newRequestIDs() *requestIDs {
 	return &requestIDs{prefix: hex.EncodeToString(b[:])}
 }
 
+// idSlot is the request's own memory for a new id: its bytes and the
+// header's value slice.
+type idSlot struct {
+	buf  [48]byte // 16 hex digits, '-', at most 13 base-36 digits
+	vals [1]string
+}
+
 // ensure keeps the client's X-Request-Id when it is a sane token, else sets
-// a new one, and returns the id. A new id's header value is held in slot,
-// the request's own memory.
-func (g *requestIDs) ensure(h http.Header, slot *[1]string) string {
+// a new one, and returns the id. A new id is written into slot, part of
+// the request's call, and the string refers to those bytes: they are
+// written once and never changed, and the string keeps the call alive, so
+// it is as immutable as any string without a copy of its own.
+func (g *requestIDs) ensure(h http.Header, slot *idSlot) string {
 	if v := h[internalauth.HeaderRequestID]; len(v) == 1 && saneRequestID(v[0]) {
 		return v[0]
 	}
-	var buf [48]byte
-	b := append(buf[:0], g.prefix...)
+	b := append(slot.buf[:0], g.prefix...)
 	b = append(b, '-')
 	b = strconv.AppendUint(b, g.n.Add(1), 36)
-	id := string(b)
-	slot[0] = id
-	h[internalauth.HeaderRequestID] = slot[:]
+	id := unsafe.String(&slot.buf[0], len(b))
+	slot.vals[0] = id
+	h[internalauth.HeaderRequestID] = slot.vals[:]
 	return id
 }
 

@@ -73,12 +73,12 @@ func TestRequestIDs(t *testing.T) {
 		strings.Repeat("a", 129): false, "has space": false, "quote\"": false, "nl\n": false,
 	} {
 		h := http.Header{"X-Request-Id": {id}}
-		got := ids.ensure(h, new([1]string))
+		got := ids.ensure(h, new(idSlot))
 		if (got == id) != keep || h.Get("X-Request-Id") != got {
 			t.Errorf("ensure(%q) = %q (keep %v)", id, got, keep)
 		}
 	}
-	a, b := ids.ensure(http.Header{}, new([1]string)), ids.ensure(http.Header{}, new([1]string))
+	a, b := ids.ensure(http.Header{}, new(idSlot)), ids.ensure(http.Header{}, new(idSlot))
 	if a == b || !saneRequestID(a) {
 		t.Fatalf("generated ids %q %q", a, b)
 	}

@@ -50,33 +50,6 @@ func internalHeader(k string) bool {
 	return strings.HasPrefix(k, "X-Svc-") || strings.HasPrefix(k, "X-Velt-")
 }
 
-// traceHeaders collects what the propagator injects (traceparent,
-// tracestate, baggage) without a map.
-type traceHeaders struct {
-	n  int
-	kv [4][2]string
-}
-
-func (t *traceHeaders) Get(string) string { return "" }
-func (t *traceHeaders) Keys() []string    { return nil }
-func (t *traceHeaders) Set(k, v string) {
-	if t.n < len(t.kv) {
-		t.kv[t.n] = [2]string{k, v}
-		t.n++
-	}
-}
-
-// has reports whether the propagator set k; the client's own value of it
-// is then replaced.
-func (t *traceHeaders) has(k string) bool {
-	for i := range t.n {
-		if strings.EqualFold(t.kv[i][0], k) {
-			return true
-		}
-	}
-	return false
-}
-
 // outRequest is what goes into a request head besides the client's headers.
 type outRequest struct {
 	host string
@@ -111,9 +84,7 @@ func appendRequestHead(b []byte, r *http.Request, o outRequest, contentLength in
 			b = httpfield.Append(b, k, v)
 		}
 	}
-	for i := range o.trace.n {
-		b = httpfield.Append(b, o.trace.kv[i][0], o.trace.kv[i][1])
-	}
+	b = o.trace.append(b)
 	if p := o.principal; p != nil {
 		b = httpfield.Append(b, internalauth.HeaderPrincipal, p.principal[0])
 		b = httpfield.Append(b, internalauth.HeaderTimestamp, p.timestamp[0])
@@ -251,6 +222,9 @@ var commonKeys = func() map[string]string {
 }()
 
 func canonicalKey(name string) string {
+	if httpfield.IsCanonical(name) {
+		return name
+	}
 	if k, ok := commonKeys[name]; ok {
 		return k
 	}

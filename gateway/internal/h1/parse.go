@@ -131,7 +131,7 @@ func hostByte(c byte) bool {
 // parseFast parses a head of only well-formed, common constructs, or
 // reports false without having decided anything.
 func parseFast(r *http.Request, head string, vals *[]string) bool {
-	line, rest, ok := strings.Cut(head, "\r\n")
+	line, rest, ok := cutLine(head)
 	if !ok {
 		return false
 	}
@@ -158,19 +158,17 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 	var connection string
 	sized, chunked := false, false
 	for {
-		line, rest, ok = strings.Cut(rest, "\r\n")
+		line, rest, ok = cutLine(rest)
 		if !ok {
 			return false
 		}
 		if line == "" {
 			break
 		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok || !plainName(name) || !plainValue(value) {
+		key, value, ok := plainField(line)
+		if !ok {
 			return false
 		}
-		value = strings.Trim(value, " \t")
-		key := canonical(name)
 		switch key {
 		case "Host":
 			if r.Host != "" || value == "" || !validHost(value) {
@@ -199,17 +197,84 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 		case "Pragma", "Trailer", "Cache-Control":
 			return false
 		}
-		if _, dup := h[key]; dup {
-			return false
-		}
+		// One map operation: a repeated field overwrites and leaves the
+		// count unchanged, and a repeated field is net/http's to parse.
+		n := len(h)
 		v = append(v, value)
 		h[key] = v[len(v)-1 : len(v) : len(v)]
+		if len(h) == n {
+			return false
+		}
 	}
 	*vals = v
 	if r.Host == "" && r.ProtoMinor == 1 {
 		return false
 	}
 	return setClose(r, connection)
+}
+
+// cutLine cuts s after its first line, which must end in CRLF: a bare LF
+// is net/http's to judge.
+func cutLine(s string) (line, rest string, ok bool) {
+	i := strings.IndexByte(s, '\n')
+	if i < 1 || s[i-1] != '\r' {
+		return "", "", false
+	}
+	return s[:i-1], s[i+1:], true
+}
+
+// plainField splits a field line whose name is letters, digits and
+// hyphens and whose value is visible ASCII, spaces and tabs. A name the
+// client wrote in canonical form (the usual case) is used as it is, a
+// substring of the head: no lookup, no copy.
+func plainField(line string) (key, value string, ok bool) {
+	i := strings.IndexByte(line, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	key, value = line[:i], line[i+1:]
+	for j := 0; j < len(value); j++ {
+		if !valueByte[value[j]] {
+			return "", "", false
+		}
+	}
+	if !httpfield.IsCanonical(key) {
+		if !plainName(key) {
+			return "", "", false
+		}
+		key = canonical(key)
+	}
+	return key, trimBlanks(value), true
+}
+
+func plainName(n string) bool {
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// valueByte marks the bytes a plain field value may hold.
+var valueByte = func() (t [256]bool) {
+	t['\t'] = true
+	for c := 0x20; c <= 0x7e; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+// trimBlanks is strings.Trim(v, " \t") without its cutset machinery.
+func trimBlanks(v string) string {
+	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
+		v = v[1:]
+	}
+	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
+		v = v[:len(v)-1]
+	}
+	return v
 }
 
 var chunkedTE = []string{"chunked"}
@@ -257,28 +322,6 @@ func plainURI(u string) bool {
 			inQuery = true
 		case inQuery && strings.IndexByte("!'()*%", c) >= 0:
 		default:
-			return false
-		}
-	}
-	return true
-}
-
-func plainName(n string) bool {
-	if n == "" {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func plainValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
 			return false
 		}
 	}

@@ -81,3 +81,28 @@ func HasToken(vv []string, tok string) bool {
 	}
 	return false
 }
+
+// IsCanonical reports whether k is letters, digits and hyphens in
+// textproto's canonical form ("Content-Type"), so canonicalising it would
+// return it unchanged: a scan is cheaper than a lookup.
+func IsCanonical(k string) bool {
+	upper := true
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			if upper {
+				return false
+			}
+		case 'A' <= c && c <= 'Z':
+			if !upper {
+				return false
+			}
+		case '0' <= c && c <= '9' || c == '-':
+		default:
+			return false
+		}
+		upper = c == '-'
+	}
+	return k != ""
+}

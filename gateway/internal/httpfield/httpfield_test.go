@@ -2,6 +2,7 @@ package httpfield
 
 import (
 	"net/http"
+	"net/textproto"
 	"strings"
 	"testing"
 )
@@ -55,6 +56,23 @@ func TestValidNameEveryByte(t *testing.T) {
 		want := c > ' ' && c < 0x7f && !strings.ContainsRune("\"(),/:;<=>?@[\\]{}", rune(c))
 		if got := ValidName("X" + string([]byte{byte(c)})); got != want {
 			t.Errorf("ValidName with byte %#x = %v, want %v", c, got, want)
+		}
+	}
+}
+
+// A name IsCanonical accepts is one textproto leaves as it is, and every
+// name of letters, digits and hyphens textproto leaves as it is is
+// accepted.
+func TestIsCanonicalAgreesWithTextproto(t *testing.T) {
+	t.Parallel()
+	for _, k := range []string{"Content-Type", "content-type", "X-Request-Id", "X-Request-ID", "Www-Authenticate",
+		"Te", "TE", "A", "a", "X-1a", "X-1A", "-", "-A", "-a", "Sec-Websocket-Key", "Sec-WebSocket-Key",
+		"", "X Y", "X_Y", "X:Y", "Ünicode", "X-Ab-", "X--Ab"} {
+		got := IsCanonical(k)
+		plain := k != "" && strings.Trim(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == ""
+		want := plain && textproto.CanonicalMIMEHeaderKey(k) == k
+		if got != want {
+			t.Errorf("IsCanonical(%q) = %v, want %v", k, got, want)
 		}
 	}
 }
