@@ -13,8 +13,8 @@
 //
 // It prints markdown tables; progress goes to stderr.
 //
-//	go run ./deploy/local/cmd/contentbench
-//	go run ./deploy/local/cmd/contentbench -sizes 1000,10000 -page-calls 50
+//	go run ./bench/cmd/contentbench
+//	go run ./bench/cmd/contentbench -sizes 1000,10000 -page-calls 50
 //
 // The defaults finish in minutes on a loaded two-core machine. The issue's
 // full sizes (1 000 and 10 000) take far longer on the embedded store: the
@@ -36,7 +36,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 

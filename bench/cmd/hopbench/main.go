@@ -8,7 +8,7 @@
 // (open loop, wrk2 style). Tracing is on in both the gateway and the
 // upstream, sampled by a parent-based ratio sampler as in production.
 //
-//	flock /tmp/opencollab-bench.lock go run ./deploy/local/cmd/hopbench
+//	flock /tmp/opencollab-bench.lock go run ./bench/cmd/hopbench
 //
 // Needs wrk for the throughput runs (apt-get install -y wrk; without it a
 // Go closed-loop client is used, which costs more CPU of its own) and nginx

@@ -17,8 +17,8 @@
 // Process RSS after each phase and the load average before and after are
 // printed too. Markdown tables go to stdout, progress to stderr.
 //
-//	go run ./deploy/local/cmd/memorybench
-//	go run ./deploy/local/cmd/memorybench -n 10000
+//	go run ./bench/cmd/memorybench
+//	go run ./bench/cmd/memorybench -n 10000
 package main
 
 import (
@@ -33,7 +33,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 

@@ -12,8 +12,8 @@
 //
 // The table goes to stdout, progress to stderr. It stops by itself.
 //
-//	go run ./deploy/local/cmd/webhookbench
-//	go run ./deploy/local/cmd/webhookbench -n 1000 -warmup 50 -pause 20ms
+//	go run ./bench/cmd/webhookbench
+//	go run ./bench/cmd/webhookbench -n 1000 -warmup 50 -pause 20ms
 package main
 
 import (
@@ -27,7 +27,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 type config struct {

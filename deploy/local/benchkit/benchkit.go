@@ -1,5 +1,9 @@
-// Package benchkit holds what the load tools under cmd/ share: progress
-// lines, the machine's load and CPU profiling.
+// Package benchkit is what the tools that drive the local system share: the
+// benchmarks of the bench module (bench/cmd) and the reliability tools of
+// deploy/local/cmd. It gives progress lines, the machine's load and CPU
+// profiling, and a Client of the gateway of a system.Start'ed backend. It
+// is exported so that tools outside this module need none of its
+// internals.
 package benchkit
 
 import (

@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/internal/localproc"
 )
 
