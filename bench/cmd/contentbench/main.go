@@ -31,7 +31,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -58,22 +57,13 @@ type config struct {
 func main() {
 	cfg, err := parseFlags()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "contentbench:", err)
-		os.Exit(2)
+		benchkit.Usage("contentbench", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	stopProfile, err := benchkit.StartCPUProfile(cfg.cpuProfile)
-	if err == nil {
-		err = run(ctx, cfg)
-		stopProfile()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "contentbench:", err)
-		os.Exit(1)
-	}
+	benchkit.Main("contentbench", func(ctx context.Context) (int, error) {
+		ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+		return 0, benchkit.WithCPUProfile(cfg.cpuProfile, func() error { return run(ctx, cfg) })
+	})
 }
 
 func parseFlags() (config, error) {

@@ -25,12 +25,9 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/opencollab/backend/deploy/local/benchkit"
@@ -47,33 +44,18 @@ type config struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := realMain(ctx)
-	stop()
-	os.Exit(code)
-}
-
-func realMain(ctx context.Context) int {
 	cfg, err := parseFlags(os.Args[1:])
 	if errors.Is(err, flag.ErrHelp) {
-		return 0
+		return
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "memorybench:", err)
-		return 2
+		benchkit.Usage("memorybench", err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	stopProfile, err := benchkit.StartCPUProfile(cfg.cpuProfile)
-	if err == nil {
-		err = run(ctx, cfg)
-		stopProfile()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "memorybench:", err)
-		return 1
-	}
-	return 0
+	benchkit.Main("memorybench", func(ctx context.Context) (int, error) {
+		ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+		return 0, benchkit.WithCPUProfile(cfg.cpuProfile, func() error { return run(ctx, cfg) })
+	})
 }
 
 func parseFlags(args []string) (config, error) {
