@@ -43,6 +43,7 @@ COPY svc-notify/go.* svc-notify/
 COPY svc-memory/go.* svc-memory/
 COPY deploy/local/go.* deploy/local/
 COPY deploy/check/go.* deploy/check/
+COPY bench/go.* bench/
 RUN go mod download
 
 # Only the sources this binary is built from: pkg and the service itself (a service never

@@ -47,10 +47,10 @@ build:
 images:
 	go run ./deploy/local/cmd/images -out bin/images $(SERVICES)
 
-# The benchmark tools, built on demand.
+# The benchmark tools (the bench module), built on demand.
 benchtools:
 	@mkdir -p bin
-	go build -o bin/ $(foreach b,$(BENCHTOOLS),./deploy/local/cmd/$(b))
+	go build -o bin/ $(foreach b,$(BENCHTOOLS),./bench/cmd/$(b))
 
 # Regenerates docs/settings.md from the services' config structs.
 settings:

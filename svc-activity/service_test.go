@@ -1,7 +1,6 @@
 package svcactivity_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/opencollab/backend/pkg/activityevent"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -22,10 +22,7 @@ var (
 	content = internalauth.Service("content")
 )
 
-type (
-	env   struct{ *servicetest.Env }
-	reply = servicetest.Reply
-)
+type env struct{ *servicetest.Env }
 
 func newEnv(t *testing.T, cfg svcactivity.Config) *env {
 	t.Helper()
@@ -50,28 +47,9 @@ func (e *env) add(principal, org, doc string, acts ...act) {
 	e.OK(principal, "/v2/activities/add", map[string]any{"organizationId": org, "documentId": doc, "activities": acts}, nil)
 }
 
-// view is a returned record, decoded with the free-form fields raw.
-type view struct {
-	ID                         string          `json:"id"`
-	FeatureType                string          `json:"featureType"`
-	ActionType                 string          `json:"actionType"`
-	ActionUser                 json.RawMessage `json:"actionUser"`
-	TargetEntityID             string          `json:"targetEntityId"`
-	TargetSubEntityID          string          `json:"targetSubEntityId"`
-	Changes                    json.RawMessage `json:"changes"`
-	EntityData                 json.RawMessage `json:"entityData"`
-	EntityTargetData           json.RawMessage `json:"entityTargetData"`
-	DisplayMessageTemplate     string          `json:"displayMessageTemplate"`
-	DisplayMessageTemplateData json.RawMessage `json:"displayMessageTemplateData"`
-	ActionIcon                 string          `json:"actionIcon"`
-	Metadata                   struct {
-		DocumentID     string `json:"documentId"`
-		OrganizationID string `json:"organizationId"`
-	} `json:"metadata"`
-	Timestamp              int64 `json:"timestamp"`
-	Immutable              bool  `json:"immutable"`
-	IsActivityResolverUsed bool  `json:"isActivityResolverUsed"`
-}
+// view is a returned record, decoded as the contract its event consumers
+// read, with the free-form fields raw.
+type view = activityevent.Record
 
 // get returns one page and its next token ("" on the last page).
 func (e *env) get(principal string, q map[string]any) ([]view, string) {

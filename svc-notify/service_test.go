@@ -22,10 +22,7 @@ var (
 	identity = internalauth.Service("identity")
 )
 
-type (
-	env   struct{ *servicetest.Env }
-	reply = servicetest.Reply
-)
+type env struct{ *servicetest.Env }
 
 func newEnv(t *testing.T, cfg svcnotify.Config) *env {
 	t.Helper()

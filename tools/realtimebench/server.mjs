@@ -1,4 +1,4 @@
-// The anchor of deploy/local/cmd/realtimebench: stock @hocuspocus/server
+// The anchor of bench/cmd/realtimebench: stock @hocuspocus/server
 // 4.7.0, documents in memory, every token accepted, on loopback.
 // Usage: node server.mjs <port>
 import { Server } from '@hocuspocus/server'

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/opencollab/backend/pkg/activityevent"
 	"github.com/opencollab/backend/pkg/events"
 )
 
@@ -21,13 +22,13 @@ const featureCustom = "custom"
 
 // EventSource is the source name of this service's events; they travel on
 // events.Stream(EventSource).
-const EventSource = "activity"
+const EventSource = activityevent.Source
 
 // Event types published by the operations.
 const (
-	EventAdd    = "activity.add"
-	EventUpdate = "activity.update"
-	EventDelete = "activity.delete"
+	EventAdd    = activityevent.Add
+	EventUpdate = activityevent.Update
+	EventDelete = activityevent.Delete
 )
 
 // Record is one stored activity log record. The free-form fields hold JSON

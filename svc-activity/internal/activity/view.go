@@ -2,39 +2,18 @@ package activity
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/opencollab/backend/pkg/activityevent"
 	"github.com/opencollab/backend/pkg/events"
 )
 
-// View is a record as /v2/activities/get returns it. It lives here, not in
-// httpapi, because every event carries the same shape as its data.
-type View struct {
-	ID                         string          `json:"id"`
-	FeatureType                string          `json:"featureType"`
-	ActionType                 string          `json:"actionType"`
-	ActionUser                 json.RawMessage `json:"actionUser"`
-	TargetEntityID             string          `json:"targetEntityId,omitempty"`
-	TargetSubEntityID          string          `json:"targetSubEntityId,omitempty"`
-	Changes                    json.RawMessage `json:"changes,omitempty"`
-	EntityData                 json.RawMessage `json:"entityData,omitempty"`
-	EntityTargetData           json.RawMessage `json:"entityTargetData,omitempty"`
-	DisplayMessageTemplate     string          `json:"displayMessageTemplate,omitempty"`
-	DisplayMessageTemplateData json.RawMessage `json:"displayMessageTemplateData,omitempty"`
-	ActionIcon                 string          `json:"actionIcon,omitempty"`
-	Metadata                   Metadata        `json:"metadata"`
-	Timestamp                  int64           `json:"timestamp"`
-	Immutable                  bool            `json:"immutable"`
-	IsActivityResolverUsed     bool            `json:"isActivityResolverUsed"`
-}
+// View is a record as /v2/activities/get returns it and as every event
+// carries it as its data: the contract its consumers read.
+type View = activityevent.Record
 
-// Metadata locates a record. The hosted product also returns the API key;
-// this service never stores it, so it is omitted.
-type Metadata struct {
-	DocumentID     string `json:"documentId"`
-	OrganizationID string `json:"organizationId"`
-}
+// Metadata locates a record.
+type Metadata = activityevent.Metadata
 
 // View returns the wire shape of r.
 func (r Record) View() View {

@@ -4,7 +4,11 @@
 // no vectors.
 package judgment
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/opencollab/backend/pkg/activityevent"
+)
 
 // Decision values stored on judgments (DESIGN.md, Memory).
 const (
@@ -89,22 +93,5 @@ func (j Judgment) ContentText() string {
 }
 
 // Activity is an activity log record as svc-activity's get returns it and
-// its events carry (svc-activity/internal/activity/view.go).
-type Activity struct {
-	ID                         string          `json:"id"`
-	FeatureType                string          `json:"featureType"`
-	ActionType                 string          `json:"actionType"`
-	ActionUser                 json.RawMessage `json:"actionUser"`
-	TargetEntityID             string          `json:"targetEntityId"`
-	TargetSubEntityID          string          `json:"targetSubEntityId"`
-	Changes                    json.RawMessage `json:"changes"`
-	EntityData                 json.RawMessage `json:"entityData"`
-	EntityTargetData           json.RawMessage `json:"entityTargetData"`
-	DisplayMessageTemplate     string          `json:"displayMessageTemplate"`
-	DisplayMessageTemplateData json.RawMessage `json:"displayMessageTemplateData"`
-	Metadata                   struct {
-		DocumentID     string `json:"documentId"`
-		OrganizationID string `json:"organizationId"`
-	} `json:"metadata"`
-	Timestamp int64 `json:"timestamp"`
-}
+// its events carry.
+type Activity = activityevent.Record

@@ -6,20 +6,14 @@ import (
 	"math"
 	"strings"
 
+	"github.com/opencollab/backend/pkg/activityevent"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/svc-memory/internal/judgment"
 )
 
 // ActivitySource is the publisher whose events become judgments; its
 // stream is events.Stream(ActivitySource).
-const ActivitySource = "activity"
-
-// Activity event types (svc-activity).
-const (
-	eventActivityAdd    = "activity.add"
-	eventActivityUpdate = "activity.update"
-	eventActivityDelete = "activity.delete"
-)
+const ActivitySource = activityevent.Source
 
 // HandleEvent is the events.Handler of the activity stream. An activity
 // that records a review decision becomes (or replaces) the judgment with
@@ -40,7 +34,7 @@ func (s *Service) HandleEvent(ctx context.Context, ev events.Event) error {
 	}
 	ws := ev.WorkspaceID
 	switch ev.Type {
-	case eventActivityAdd, eventActivityUpdate:
+	case activityevent.Add, activityevent.Update:
 		j, ok := judgment.FromActivity(a, ev.OrganizationID, ev.DocumentID)
 		if !ok {
 			return s.forget(ctx, ws, a.ID, ev.OccurredAt)
@@ -49,7 +43,7 @@ func (s *Service) HandleEvent(ctx context.Context, ev events.Event) error {
 			j.CreatedAt = ev.OccurredAt
 		}
 		return s.ingest(ctx, ws, j, ev.OccurredAt)
-	case eventActivityDelete:
+	case activityevent.Delete:
 		return s.forget(ctx, ws, a.ID, ev.OccurredAt)
 	}
 	return nil

@@ -19,15 +19,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
-	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/internal/localproc"
 )
 
@@ -45,21 +41,10 @@ func main() {
 	flag.Parse()
 	re, err := regexp.Compile(*only)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "-only: %v\n", err)
-		os.Exit(2)
+		benchkit.Usage("batchtest", fmt.Errorf("-only: %w", err))
 	}
 	cfg.only = re
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	bad, err := realMain(ctx, cfg)
-	if err != nil {
-		slog.Error("batchtest failed", "error", err)
-		os.Exit(1)
-	}
-	if bad > 0 {
-		os.Exit(1)
-	}
+	benchkit.Main("batchtest", func(ctx context.Context) (int, error) { return realMain(ctx, cfg) })
 }
 
 func realMain(ctx context.Context, cfg config) (int, error) {

@@ -21,14 +21,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/internal/localproc"
 )
 
@@ -53,20 +50,9 @@ func main() {
 	flag.Parse()
 	cfg.modes = strings.Split(modes, ",")
 	if cfg.runs < 1 || cfg.writes < 10 || cfg.workers < 1 {
-		fmt.Fprintln(os.Stderr, "crashtest: -runs ≥ 1, -writes ≥ 10, -workers ≥ 1")
-		os.Exit(2)
+		benchkit.Usage("crashtest", errors.New("-runs ≥ 1, -writes ≥ 10, -workers ≥ 1"))
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	lost, err := realMain(ctx, cfg)
-	if err != nil {
-		slog.Error("crashtest failed", "error", err)
-		os.Exit(1)
-	}
-	if lost > 0 {
-		os.Exit(1)
-	}
+	benchkit.Main("crashtest", func(ctx context.Context) (int, error) { return realMain(ctx, cfg) })
 }
 
 func realMain(ctx context.Context, cfg config) (int, error) {

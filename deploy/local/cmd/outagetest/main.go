@@ -20,15 +20,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/internal/localproc"
 )
 
@@ -44,17 +42,7 @@ func main() {
 	flag.IntVar(&cfg.workers, "workers", 4, "concurrent callers")
 	flag.StringVar(&cfg.bin, "bin", "", "a built deploy/local (default: built into a temporary folder)")
 	flag.Parse()
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	bad, err := realMain(ctx, cfg)
-	if err != nil {
-		slog.Error("outagetest failed", "error", err)
-		os.Exit(1)
-	}
-	if bad > 0 {
-		os.Exit(1)
-	}
+	benchkit.Main("outagetest", func(ctx context.Context) (int, error) { return realMain(ctx, cfg) })
 }
 
 func realMain(ctx context.Context, cfg config) (int, error) {

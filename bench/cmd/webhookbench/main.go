@@ -12,8 +12,8 @@
 //
 // The table goes to stdout, progress to stderr. It stops by itself.
 //
-//	go run ./deploy/local/cmd/webhookbench
-//	go run ./deploy/local/cmd/webhookbench -n 1000 -warmup 50 -pause 20ms
+//	go run ./bench/cmd/webhookbench
+//	go run ./bench/cmd/webhookbench -n 1000 -warmup 50 -pause 20ms
 package main
 
 import (
@@ -23,11 +23,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 type config struct {
@@ -46,18 +44,9 @@ func main() {
 	flag.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "give up on the whole run after this long")
 	flag.Parse()
 	if cfg.n < 1 || cfg.warmup < 0 || cfg.pause < 0 || cfg.wait <= 0 || cfg.timeout <= 0 {
-		fmt.Fprintln(os.Stderr, "webhookbench: -n must be at least 1, -warmup and -pause not negative, -wait and -timeout positive")
-		os.Exit(2)
+		benchkit.Usage("webhookbench", errors.New("-n must be at least 1, -warmup and -pause not negative, -wait and -timeout positive"))
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, nil)))
-	// Interrupt and termination end the run cleanly: the embedded stack
-	// is stopped and its temporary data directory removed.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := realMain(ctx, cfg); err != nil {
-		slog.ErrorContext(ctx, "webhookbench failed", "error", err)
-		os.Exit(1)
-	}
+	benchkit.Main("webhookbench", func(ctx context.Context) (int, error) { return 0, realMain(ctx, cfg) })
 }
 
 func realMain(ctx context.Context, cfg config) error {

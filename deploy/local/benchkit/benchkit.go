@@ -1,5 +1,9 @@
-// Package benchkit holds what the load tools under cmd/ share: progress
-// lines, the machine's load and CPU profiling.
+// Package benchkit is what the tools that drive the local system share: the
+// benchmarks of the bench module (bench/cmd) and the reliability tools of
+// deploy/local/cmd. It gives progress lines, the machine's load and CPU
+// profiling, and a Client of the gateway of a system.Start'ed backend. It
+// is exported so that tools outside this module need none of its
+// internals.
 package benchkit
 
 import (
@@ -30,22 +34,20 @@ func LoadAverage() string {
 	return strings.Join(f[:3], ", ")
 }
 
-// StartCPUProfile profiles the process to path when it is set; the
-// returned func stops it.
-func StartCPUProfile(path string) (stop func(), err error) {
+// WithCPUProfile runs run with the process (the embedded services
+// included) profiled to path when path is set.
+func WithCPUProfile(path string, run func() error) error {
 	if path == "" {
-		return func() {}, nil
+		return run()
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	defer f.Close()
 	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, err
+		return err
 	}
-	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
-	}, nil
+	defer pprof.StopCPUProfile()
+	return run()
 }

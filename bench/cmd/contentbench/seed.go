@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 const (

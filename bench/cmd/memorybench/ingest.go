@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 // ingest is what the ingest phase measured.

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 

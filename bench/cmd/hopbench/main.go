@@ -8,7 +8,7 @@
 // (open loop, wrk2 style). Tracing is on in both the gateway and the
 // upstream, sampled by a parent-based ratio sampler as in production.
 //
-//	flock /tmp/opencollab-bench.lock go run ./deploy/local/cmd/hopbench
+//	flock /tmp/opencollab-bench.lock go run ./bench/cmd/hopbench
 //
 // Needs wrk for the throughput runs (apt-get install -y wrk; without it a
 // Go closed-loop client is used, which costs more CPU of its own) and nginx
@@ -19,13 +19,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 // options are the benchmark's settings.
@@ -66,26 +65,23 @@ func main() {
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) to this directory")
 	flag.Parse()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	var err error
-	switch role {
-	case "upstream":
-		err = runUpstream(ctx, secret, withPprof)
-	case "gateway":
-		err = runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
-	case "":
-		o.targets = strings.Split(targets, ",")
-		if o.concs, err = parseInts(concs); err == nil {
-			err = run(ctx, o)
+	benchkit.Main("hopbench", func(ctx context.Context) (int, error) {
+		switch role {
+		case "upstream":
+			return 0, runUpstream(ctx, secret, withPprof)
+		case "gateway":
+			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
+		case "":
+			o.targets = strings.Split(targets, ",")
+			var err error
+			if o.concs, err = parseInts(concs); err != nil {
+				return 0, err
+			}
+			return 0, run(ctx, o)
+		default:
+			return 0, fmt.Errorf("unknown role %q", role)
 		}
-	default:
-		err = fmt.Errorf("unknown role %q", role)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "hopbench:", err)
-		os.Exit(1)
-	}
+	})
 }
 
 func parseInts(s string) ([]int, error) {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 // The two kinds of search the load mixes half and half.

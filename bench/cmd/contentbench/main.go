@@ -13,8 +13,8 @@
 //
 // It prints markdown tables; progress goes to stderr.
 //
-//	go run ./deploy/local/cmd/contentbench
-//	go run ./deploy/local/cmd/contentbench -sizes 1000,10000 -page-calls 50
+//	go run ./bench/cmd/contentbench
+//	go run ./bench/cmd/contentbench -sizes 1000,10000 -page-calls 50
 //
 // The defaults finish in minutes on a loaded two-core machine. The issue's
 // full sizes (1 000 and 10 000) take far longer on the embedded store: the
@@ -31,12 +31,11 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 
@@ -58,22 +57,13 @@ type config struct {
 func main() {
 	cfg, err := parseFlags()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "contentbench:", err)
-		os.Exit(2)
+		benchkit.Usage("contentbench", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	stopProfile, err := benchkit.StartCPUProfile(cfg.cpuProfile)
-	if err == nil {
-		err = run(ctx, cfg)
-		stopProfile()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "contentbench:", err)
-		os.Exit(1)
-	}
+	benchkit.Main("contentbench", func(ctx context.Context) (int, error) {
+		ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+		return 0, benchkit.WithCPUProfile(cfg.cpuProfile, func() error { return run(ctx, cfg) })
+	})
 }
 
 func parseFlags() (config, error) {

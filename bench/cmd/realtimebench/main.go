@@ -4,7 +4,7 @@
 // with stock @hocuspocus/server 4.7.0 (node, documents in memory), both
 // driven by the same Hocuspocus-protocol clients in one invocation:
 //
-//	flock /tmp/opencollab-bench.lock go run ./deploy/local/cmd/realtimebench
+//	flock /tmp/opencollab-bench.lock go run ./bench/cmd/realtimebench
 //
 // Phases per server: connect the clients (memory per connection from the
 // server's resident memory before and after), a steady phase where every

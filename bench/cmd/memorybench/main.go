@@ -17,23 +17,20 @@
 // Process RSS after each phase and the load average before and after are
 // printed too. Markdown tables go to stdout, progress to stderr.
 //
-//	go run ./deploy/local/cmd/memorybench
-//	go run ./deploy/local/cmd/memorybench -n 10000
+//	go run ./bench/cmd/memorybench
+//	go run ./bench/cmd/memorybench -n 10000
 package main
 
 import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
-	"github.com/opencollab/backend/deploy/local/internal/benchkit"
+	"github.com/opencollab/backend/deploy/local/benchkit"
 	"github.com/opencollab/backend/deploy/local/system"
 )
 
@@ -47,33 +44,18 @@ type config struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := realMain(ctx)
-	stop()
-	os.Exit(code)
-}
-
-func realMain(ctx context.Context) int {
 	cfg, err := parseFlags(os.Args[1:])
 	if errors.Is(err, flag.ErrHelp) {
-		return 0
+		return
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "memorybench:", err)
-		return 2
+		benchkit.Usage("memorybench", err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
-	defer cancel()
-	stopProfile, err := benchkit.StartCPUProfile(cfg.cpuProfile)
-	if err == nil {
-		err = run(ctx, cfg)
-		stopProfile()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "memorybench:", err)
-		return 1
-	}
-	return 0
+	benchkit.Main("memorybench", func(ctx context.Context) (int, error) {
+		ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+		defer cancel()
+		return 0, benchkit.WithCPUProfile(cfg.cpuProfile, func() error { return run(ctx, cfg) })
+	})
 }
 
 func parseFlags(args []string) (config, error) {
