@@ -1,56 +1,21 @@
 package crdt
 
 import (
-	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/event"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/testenv"
 )
 
-// commandCounter counts the commands a client sends, by name.
-type commandCounter struct {
-	mu    sync.Mutex
-	names map[string]int
-}
-
-func (c *commandCounter) started(_ context.Context, e *event.CommandStartedEvent) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.names[e.CommandName]++
-}
-
-// count runs fn and returns the commands it sent, by name.
-func (c *commandCounter) count(fn func()) map[string]int {
-	c.mu.Lock()
-	c.names = map[string]int{}
-	c.mu.Unlock()
-	fn()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.names
-	c.names = map[string]int{}
-	return out
-}
-
 // newCommandCountingService is a Service on a fresh database whose
 // client's commands counter counts.
-func newCommandCountingService(t *testing.T, settings Settings) (*Service, *commandCounter) {
+func newCommandCountingService(t *testing.T, settings Settings) (*Service, *testenv.CommandCounter) {
 	t.Helper()
-	counter := &commandCounter{names: map[string]int{}}
-	client, err := mongo.Connect(options.Client().ApplyURI(testenv.MongoURI(t)).SetMonitor(&event.CommandMonitor{Started: counter.started}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
-	svc := NewService(client.Database(testenv.FreshDBName(t)), nil, settings)
+	db, counter := testenv.CountingMongo(t)
+	svc := NewService(db, nil, settings)
 	t.Cleanup(svc.Wait)
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
@@ -92,7 +57,7 @@ func TestCompactionDeletesLogInOneCommand(t *testing.T) {
 	appendRounds(t, svc, []Editor{e}, n, 100)
 	clock = clock.Add(logDeleteLag)
 	compact := func() map[string]int {
-		return counter.count(func() {
+		return counter.Count(func() {
 			if err := svc.Compact(ctx, "ws1", e); err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +104,7 @@ func TestAppendCommandsPerUpdate(t *testing.T) {
 	}
 	appendRounds(t, svc, eds, 1, 100) // learn the editors
 	const rounds = 5
-	sent := counter.count(func() { appendRounds(t, svc, eds, rounds, 200) })
+	sent := counter.Count(func() { appendRounds(t, svc, eds, rounds, 200) })
 	total := 0
 	for _, n := range sent {
 		total += n
