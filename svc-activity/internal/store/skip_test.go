@@ -3,54 +3,19 @@ package store
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
-
-	"go.mongodb.org/mongo-driver/v2/event"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-activity/internal/activity"
 )
-
-// commandCounter counts the commands a client sends, by name.
-type commandCounter struct {
-	mu    sync.Mutex
-	names map[string]int
-}
-
-func (c *commandCounter) started(_ context.Context, e *event.CommandStartedEvent) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.names[e.CommandName]++
-}
-
-// count runs fn and returns the commands it sent, by name.
-func (c *commandCounter) count(fn func()) map[string]int {
-	c.mu.Lock()
-	c.names = map[string]int{}
-	c.mu.Unlock()
-	fn()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.names
-	c.names = map[string]int{}
-	return out
-}
 
 // The same 300 records again (a retry, with the new add's timestamp)
 // write nothing: only the look-up runs, and the records keep the
 // timestamp of their first add. A changed record is still replaced.
 func TestReplaceAllSkipsUnchangedRecords(t *testing.T) {
 	ctx := context.Background()
-	counter := &commandCounter{names: map[string]int{}}
-	client, err := mongo.Connect(options.Client().ApplyURI(testenv.MongoURI(t)).SetMonitor(&event.CommandMonitor{Started: counter.started}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
-	m := NewMongo(client.Database(testenv.FreshDBName(t)))
+	db, counter := testenv.CountingMongo(t)
+	m := NewMongo(db)
 	if err := m.EnsureIndexes(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +30,7 @@ func TestReplaceAllSkipsUnchangedRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := batch(2)
-	sent := counter.count(func() {
+	sent := counter.Count(func() {
 		if err := m.ReplaceAll(ctx, "ws1", again); err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +44,7 @@ func TestReplaceAllSkipsUnchangedRecords(t *testing.T) {
 
 	mixed := batch(3)
 	mixed[7] = changed(mixed[7])
-	sent = counter.count(func() {
+	sent = counter.Count(func() {
 		if err := m.ReplaceAll(ctx, "ws1", mixed); err != nil {
 			t.Fatal(err)
 		}

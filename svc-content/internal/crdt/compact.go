@@ -29,7 +29,7 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 		return err
 	}
 	if len(c.log) == 0 {
-		if c.state.keyedLog && c.state.logFrom <= c.state.LogSeq { // a crashed compaction's leftovers
+		if c.state.keyedLog && c.state.logFrom <= c.state.LogSeq && s.settled(c.state) { // entries merged before
 			return s.store.DeleteLog(ctx, ws, c.state, nil)
 		}
 		return nil
@@ -58,12 +58,38 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	case err != nil:
 		return err
 	}
-	if err := s.store.DeleteLog(ctx, ws, next, c.log); err != nil {
+	if err := s.store.DeleteLog(ctx, ws, s.deletable(c.state, next), c.log); err != nil {
 		return fmt.Errorf("crdt: drop merged log of %s: %w", ed.EditorID, err)
 	}
 	s.store.PruneStates(ctx, ws, next)
 	s.editors.compacted(WorkspaceEditor{ws, ed}, int64(len(next.Update)))
 	return nil
+}
+
+// logDeleteLag is how old the entries a compaction deletes must be: a
+// compaction deletes what the state it replaces had merged, once that
+// state's last update is this old, and leaves what it merged itself to
+// the next compaction. So a log slot is freed only logDeleteLag after it
+// was written, and a replica that inserted an editor's entry seq less
+// than appendTrust ago may insert seq+1 without reading back whether a
+// compaction had passed it (logkeys.go): nobody can have written seq+1
+// and had it deleted yet. It must stay well above appendTrust plus the
+// clock skew between replicas plus how long one append takes.
+const logDeleteLag = 2 * time.Minute
+
+// settled reports whether the entries st merged are logDeleteLag old.
+func (s *Service) settled(st State) bool { return s.now().Sub(st.LastUpdate) >= logDeleteLag }
+
+// deletable is next limited to the log sequences old may free: those old
+// merged when settled, none otherwise (logFrom stays, so the next
+// compaction deletes them).
+func (s *Service) deletable(old, next State) State {
+	d := next
+	d.LogSeq = d.logFrom - 1
+	if old.keyedLog && s.settled(old) {
+		d.LogSeq = max(old.LogSeq, d.LogSeq)
+	}
+	return d
 }
 
 // maxStateDocBytes bounds a state's update plus data below MongoDB's 16

@@ -72,6 +72,20 @@ type logHint struct {
 	version, merged int64
 	next            int64     // 0: not known
 	at              time.Time // when version was seen latest
+	// confirmed is when this replica started inserting entry next-1,
+	// found readable; zero when next was probed or guessed.
+	confirmed time.Time
+}
+
+// appendTrust is how long after inserting an editor's entry seq a
+// replica inserts seq+1 without reading back where it landed. It must
+// stay well below logDeleteLag (compact.go).
+const appendTrust = 15 * time.Second
+
+// trusted reports whether next follows a readable entry this replica
+// inserted recently enough that no compaction can have freed next.
+func (h logHint) trusted(now time.Time) bool {
+	return !h.confirmed.IsZero() && now.Sub(h.confirmed) < appendTrust
 }
 
 // hintTrust is how long a hint's version may be probed from: a version

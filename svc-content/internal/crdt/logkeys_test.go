@@ -1,6 +1,7 @@
 package crdt
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,9 +45,10 @@ func TestPreviousLogFormatLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	left, _ := ms.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
+	left = slices.DeleteFunc(left, func(e LogEntry) bool { return e.Seq > 0 }) // keyed: deleted logDeleteLag later
 	latest, _ := ms.FindState(ctx, "ws1", ed)
 	if len(left) != 0 || !latest.keyedLog || latest.Version != 2 || getData(t, svc, ed) != `"abc"` {
-		t.Fatalf("after compaction: %d entries left, state %d keyed %v, data %s", len(left), latest.Version, latest.keyedLog, getData(t, svc, ed))
+		t.Fatalf("after compaction: %d previous entries left, state %d keyed %v, data %s", len(left), latest.Version, latest.keyedLog, getData(t, svc, ed))
 	}
 }
 
@@ -57,8 +59,12 @@ func TestPreviousLogFormatLoads(t *testing.T) {
 func TestStaleReplicaAppendIsNotLost(t *testing.T) {
 	a, _ := newTestService(t)
 	ctx := t.Context()
+	clock := a.now()
+	now := func() time.Time { return clock }
+	a.now, a.store.(*mongoStore).now = now, now
 	other := newMongoStore(a.store.(*mongoStore).states.Database())
-	b := newService(other, nil, a.now, Settings{CompactEntries: 1000})
+	other.now = now
+	b := newService(other, nil, now, Settings{CompactEntries: 1000})
 	if err := a.Add(ctx, "ws1", ed, content("text", `"x"`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +78,19 @@ func TestStaleReplicaAppendIsNotLost(t *testing.T) {
 	appendText(b, "1", 11) // b: seq 1, next 2
 	appendText(a, "2", 12) // a probes: seq 2
 	if err := a.Compact(ctx, "ws1", ed); err != nil {
-		t.Fatal(err) // merges 1..2 and deletes them
+		t.Fatal(err) // merges 1..2 into version 2
+	}
+	clock = clock.Add(logDeleteLag) // b's hint is no longer trusted
+	appendText(a, "4", 14)          // seq 3
+	if err := a.Compact(ctx, "ws1", ed); err != nil {
+		t.Fatal(err) // merges 3 and deletes 1..2, which version 2 merged
 	}
 	appendText(b, "3", 13) // b still thinks 2 is next: that slot is free again
-	if h, _ := other.hints.get(editorKey("ws1", ed)); h.next != 4 {
-		t.Fatalf("b's append went to sequence %d, want 3 (above the merged 2)", h.next-1)
+	if h, _ := other.hints.get(editorKey("ws1", ed)); h.next != 5 {
+		t.Fatalf("b's append went to sequence %d, want 4 (above the merged 3)", h.next-1)
 	}
 	got := getData(t, a, ed)
-	for _, c := range []string{"1", "2", "3"} {
+	for _, c := range []string{"1", "2", "3", "4"} {
 		if !strings.Contains(got, c) {
 			t.Fatalf("update %s lost: %s", c, got)
 		}

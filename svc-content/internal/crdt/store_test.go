@@ -166,6 +166,8 @@ func TestCompactionIsCrashSafe(t *testing.T) {
 		t.Fatal("compaction with a failing log delete reported success")
 	}
 	cs.failDelete.Store(false)
+	later := svc.now().Add(logDeleteLag) // the entries settled: the next compaction may free them
+	svc.now = func() time.Time { return later }
 	st, log, _ := svc.store.FindCurrent(ctx, "ws1", ed)
 	left, _ := svc.store.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
 	if st.Version != 2 || len(log) != 0 || len(left) != 3 || getData(t, svc, ed) != `"abcd"` {

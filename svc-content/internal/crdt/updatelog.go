@@ -96,14 +96,16 @@ func (s *mongoStore) AppendLog(ctx context.Context, entries []WorkspaceEntry) []
 func (s *mongoStore) appendRound(ctx context.Context, entries []WorkspaceEntry, keys []string, pending []int, errs []error) []int {
 	docs := make([]any, 0, len(pending))
 	var sent []int
+	started := s.now()
+	checked := make(map[int]bool, len(pending)) // needs no read-back (trusted hint)
 	for _, i := range pending {
 		e := entries[i]
-		seq, err := s.nextSeq(ctx, e.Workspace, e.Editor, keys[i])
+		seq, trusted, err := s.nextSeq(ctx, e.Workspace, e.Editor, keys[i])
 		if err != nil {
 			errs[i] = err
 			continue
 		}
-		entries[i].Seq = seq
+		entries[i].Seq, checked[i] = seq, trusted
 		docs = append(docs, logDoc{
 			ID: logSlot(keys[i], seq), WorkspaceID: e.Workspace, OrganizationID: e.OrganizationID, DocumentID: e.DocumentID,
 			EditorID: e.EditorID, Seq: seq, Update: e.Update, At: e.At, UserID: e.UserID,
@@ -123,6 +125,9 @@ func (s *mongoStore) appendRound(ctx context.Context, entries []WorkspaceEntry, 
 			retry = append(retry, i)
 		case err != nil:
 			errs[i] = err
+		case checked[i]:
+			s.hints.update(key, func(h *logHint) { h.next, h.confirmed = seq+1, started })
+			entries[i].ID = logSlot(key, seq)
 		default:
 			s.hints.update(key, func(h *logHint) { h.next = seq + 1 })
 			stored = append(stored, i)
@@ -145,6 +150,7 @@ func (s *mongoStore) appendRound(ctx context.Context, entries []WorkspaceEntry, 
 			s.hints.update(keys[i], func(h *logHint) { h.next = 0 })
 			retry = append(retry, i)
 		} else if errs[i] == nil {
+			s.hints.update(keys[i], func(h *logHint) { h.confirmed = started })
 			entries[i].ID = logSlot(keys[i], entries[i].Seq)
 		}
 	}
@@ -177,22 +183,25 @@ func insertEach(ctx context.Context, c *mongo.Collection, docs []any) []error {
 }
 
 // nextSeq is the editor's next free log sequence number: remembered, or
-// probed from its latest state's.
-func (s *mongoStore) nextSeq(ctx context.Context, ws string, ed Editor, key string) (int64, error) {
+// probed from its latest state's. trusted: it follows an entry this
+// replica inserted (and found readable) less than appendTrust ago, so no
+// compaction can have freed it (logDeleteLag); a probed number is not
+// trusted, as a compaction may have deleted slots since the state read.
+func (s *mongoStore) nextSeq(ctx context.Context, ws string, ed Editor, key string) (seq int64, trusted bool, err error) {
 	if h, ok := s.hints.get(key); ok && h.next > 0 {
-		return h.next, nil
+		return h.next, h.trusted(s.now()), nil
 	}
 	st, err := s.FindState(ctx, ws, ed)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	h, _ := s.hints.get(key)
 	_, next, err := s.probeLog(ctx, key, max(st.LogSeq, h.next-1)+1)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	s.hints.update(key, func(h *logHint) { h.next = next })
-	return next, nil
+	s.hints.update(key, func(h *logHint) { h.next, h.confirmed = next, time.Time{} })
+	return next, false, nil
 }
 
 // aboveMerged reports whether seq is above what the editor's latest state
@@ -212,16 +221,16 @@ func (s *mongoStore) aboveMerged(ctx context.Context, ws string, ed Editor, key 
 	return st.LogSeq < seq, nil
 }
 
-// DeleteLog deletes, one _id at a time (an index seek on FerretDB, where
-// a filter on several ids scans), the sequences merged's logFrom up to its
-// LogSeq and the previous writer's entries given, then records in merged
-// that they are gone.
+// DeleteLog deletes the sequences merged's logFrom up to its LogSeq and
+// the previous writer's entries given, in one delete command of one
+// statement per _id (each an index seek on FerretDB, where a filter on
+// several ids scans; a round trip per entry made compaction cost a
+// command per update), then records in merged that they are gone.
 func (s *mongoStore) DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error {
 	key := editorKey(ws, merged.Editor)
+	var deletes []mongo.WriteModel
 	for seq := max(merged.logFrom, 1); seq <= merged.LogSeq; seq++ {
-		if _, err := s.log.DeleteOne(ctx, bson.D{{Key: "_id", Value: logSlot(key, seq)}}); err != nil {
-			return err
-		}
+		deletes = append(deletes, mongo.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: logSlot(key, seq)}}))
 	}
 	for _, e := range entries {
 		if e.Seq != 0 {
@@ -231,9 +240,15 @@ func (s *mongoStore) DeleteLog(ctx context.Context, ws string, merged State, ent
 		if err != nil {
 			return err
 		}
-		if _, err := s.log.DeleteOne(ctx, bson.D{{Key: "_id", Value: oid}}); err != nil {
+		deletes = append(deletes, mongo.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: oid}}))
+	}
+	if len(deletes) > 0 {
+		if _, err := s.log.BulkWrite(ctx, deletes, options.BulkWrite().SetOrdered(false)); err != nil {
 			return err
 		}
+	}
+	if merged.LogSeq < merged.logFrom {
+		return nil // no sequence freed: logFrom stays
 	}
 	deleted := bson.D{{Key: "$set", Value: bson.D{{Key: "logFrom", Value: merged.LogSeq + 1}}}}
 	_, err := s.states.UpdateOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, merged.Version)}}, deleted)
