@@ -100,7 +100,7 @@ func eachFeed(n int, write func(i int) error) error {
 }
 
 // feedWriters is how many feeds one notification removes its entries
-// from at once.
+// from, or chunks of feeds it appends to (appendToExisting), at once.
 const feedWriters = 8
 
 // appendToFeed takes the user's next sequence number and files id under
