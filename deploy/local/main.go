@@ -22,6 +22,7 @@ import (
 
 	"github.com/opencollab/backend/deploy/local/system"
 	"github.com/opencollab/backend/pkg/config"
+	"github.com/opencollab/backend/pkg/embedded"
 	"github.com/opencollab/backend/pkg/logging"
 	"github.com/opencollab/backend/pkg/telemetry"
 )
@@ -36,12 +37,21 @@ type Config struct {
 	BootstrapAPIKey    string `env:"BOOTSTRAP_API_KEY"`
 	BootstrapAuthToken string `env:"BOOTSTRAP_AUTH_TOKEN" mask:"true"`
 	LogLevel           string `env:"LOG_LEVEL, default=info"`
+	// When the embedded store (no MONGO_URI) waits for the disk: normal
+	// syncs at checkpoints, so an acknowledged write survives kill -9 of the
+	// process but an OS crash or power loss may lose the last ones; full
+	// syncs every commit (also survives those), about 2-3 times slower per
+	// write.
+	EmbeddedSync string `env:"EMBEDDED_SYNC, default=normal"`
 }
 
 // Validate checks that bootstrap credentials come as a pair.
 func (c *Config) Validate() error {
 	if (c.BootstrapAPIKey == "") != (c.BootstrapAuthToken == "") {
 		return fmt.Errorf("BOOTSTRAP_API_KEY and BOOTSTRAP_AUTH_TOKEN must be set together")
+	}
+	if s := embedded.Sync(c.EmbeddedSync); s != embedded.SyncNormal && s != embedded.SyncFull {
+		return fmt.Errorf("EMBEDDED_SYNC %q: want %q or %q", c.EmbeddedSync, embedded.SyncNormal, embedded.SyncFull)
 	}
 	return nil
 }
@@ -79,10 +89,11 @@ func realMain(ctx context.Context, started func(*system.System)) error {
 	config.Log(ctx, logger, "starting local system", &cfg)
 
 	sys, err := system.Start(ctx, system.Options{
-		DataDir:     cfg.DataDir,
-		GatewayAddr: cfg.GatewayAddr,
-		MongoURI:    cfg.MongoURI,
-		RedisURL:    cfg.RedisURL,
+		DataDir:      cfg.DataDir,
+		GatewayAddr:  cfg.GatewayAddr,
+		MongoURI:     cfg.MongoURI,
+		RedisURL:     cfg.RedisURL,
+		EmbeddedSync: embedded.Sync(cfg.EmbeddedSync),
 		Credentials: system.Credentials{
 			APIKey:        cfg.BootstrapAPIKey,
 			AuthToken:     cfg.BootstrapAuthToken,

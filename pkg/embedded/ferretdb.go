@@ -24,7 +24,18 @@ const readyTimeout = 30 * time.Second
 // returns the mongodb:// URI once a client can ping it. stop shuts it down
 // and waits until it has closed its files. FerretDB logs to logger, or to
 // stderr at warn level when nil; its dumps of failed replies are dropped.
+// Commits are synced as SyncNormal; StartFerretDBWith chooses.
 func StartFerretDB(ctx context.Context, dir string, logger *slog.Logger) (uri string, stop func(), err error) {
+	return StartFerretDBWith(ctx, dir, FerretOptions{Logger: logger})
+}
+
+// StartFerretDBWith is StartFerretDB with every option.
+func StartFerretDBWith(ctx context.Context, dir string, o FerretOptions) (uri string, stop func(), err error) {
+	pragmas, err := o.Sync.pragmas()
+	if err != nil {
+		return "", nil, err
+	}
+	logger := o.Logger
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", nil, fmt.Errorf("embedded: ferretdb dir: %w", err)
@@ -42,7 +53,7 @@ func StartFerretDB(ctx context.Context, dir string, logger *slog.Logger) (uri st
 		Handler:  "sqlite",
 		// FerretDB insists on a "file:" URL naming an existing directory
 		// with a trailing slash.
-		SQLiteURL: "file:" + abs + "/",
+		SQLiteURL: "file:" + abs + "/" + pragmas,
 	})
 	if err != nil {
 		return "", nil, fmt.Errorf("embedded: ferretdb: %w", err)

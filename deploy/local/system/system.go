@@ -28,9 +28,12 @@ type Options struct {
 	DataDir     string // embedded MongoDB files and local-credentials.json
 	GatewayAddr string // default 127.0.0.1:8080
 	MongoURI    string // empty: embedded FerretDB under DataDir
-	RedisURL    string // empty: in-process Redis
-	DBPrefix    string // prefix of every service database name, default "collab_"
-	Credentials Credentials
+	// EmbeddedSync is the embedded FerretDB's commit durability (setting
+	// EMBEDDED_SYNC); empty: embedded.SyncNormal.
+	EmbeddedSync embedded.Sync
+	RedisURL     string // empty: in-process Redis
+	DBPrefix     string // prefix of every service database name, default "collab_"
+	Credentials  Credentials
 	// Env is where every service's settings come from, with the meaning
 	// they have for the service's own binary (docs/settings.md); the stack
 	// wires the store addresses, secrets and service addresses itself. Nil:
@@ -134,7 +137,8 @@ func withDefaults(o Options) Options {
 func (s *System) startStores(ctx context.Context, o Options) (*mongo.Client, string, string, error) {
 	mongoURI := o.MongoURI
 	if mongoURI == "" {
-		uri, stop, err := embedded.StartFerretDB(ctx, filepath.Join(o.DataDir, "mongo"), nil)
+		uri, stop, err := embedded.StartFerretDBWith(ctx, filepath.Join(o.DataDir, "mongo"),
+			embedded.FerretOptions{Sync: o.EmbeddedSync})
 		if err != nil {
 			return nil, "", "", fmt.Errorf("embedded MongoDB: %w", err)
 		}

@@ -22,6 +22,7 @@ type recorder struct {
 	mu      sync.Mutex
 	on      bool
 	filters []string // "<command> <filter>"
+	sent    []string // the name of each command (one per command, not per statement)
 }
 
 func (r *recorder) started(_ context.Context, e *event.CommandStartedEvent) {
@@ -30,6 +31,7 @@ func (r *recorder) started(_ context.Context, e *event.CommandStartedEvent) {
 	if !r.on {
 		return
 	}
+	r.sent = append(r.sent, e.CommandName)
 	cmd := e.Command
 	switch e.CommandName {
 	case "find":
@@ -50,13 +52,25 @@ func (r *recorder) started(_ context.Context, e *event.CommandStartedEvent) {
 // record runs fn and returns the filters it sent.
 func (r *recorder) record(fn func()) []string {
 	r.mu.Lock()
-	r.on, r.filters = true, nil
+	r.on, r.filters, r.sent = true, nil, nil
 	r.mu.Unlock()
 	fn()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.on = false
 	return r.filters
+}
+
+// commands runs fn and counts the commands it sent by name.
+func (r *recorder) commands(fn func()) map[string]int {
+	r.record(fn)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]int{}
+	for _, name := range r.sent {
+		out[name]++
+	}
+	return out
 }
 
 // TestHotPathsGoByID checks that adding, marking read and deleting a

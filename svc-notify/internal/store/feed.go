@@ -61,24 +61,18 @@ func feedPageKey(ws, orgID, userID string, seq int64) string {
 
 // appendToFeeds adds notification id at the head of each user's feed.
 //
-// Users without a feed get one in bulk (startFeeds: a few inserts
-// however many users). Each feed that exists is its own documents, so
-// those users are appended to feedWriters at a time, two store commands
-// each. The entries count only once the notification lists them, so a
-// failure part way leaves nothing visible.
+// Users without a feed get one in bulk (startFeeds), users with one are
+// appended to in bulk (appendToExisting): a few store commands per
+// feedChunk users either way. The entries count only once the
+// notification lists them, so a failure part way leaves nothing visible.
 func (m *Mongo) appendToFeeds(ctx context.Context, ws, orgID, id string, users []string) ([]feedRef, error) {
 	started, existing, err := m.startFeeds(ctx, ws, orgID, id, users)
 	if err != nil {
 		return nil, err
 	}
-	refs := make([]feedRef, len(existing))
-	err = eachFeed(len(existing), func(i int) error {
-		seq, err := m.appendToFeed(ctx, ws, orgID, existing[i], id)
-		refs[i] = feedRef{User: existing[i], Seq: seq}
-		return err
-	})
+	refs, err := m.appendToExisting(ctx, ws, orgID, id, existing)
 	if err != nil {
-		return nil, fmt.Errorf("append to feed: %w", err)
+		return nil, err
 	}
 	return append(started, refs...), nil
 }
@@ -105,8 +99,8 @@ func eachFeed(n int, write func(i int) error) error {
 	return errors.Join(errs...)
 }
 
-// feedWriters is how many existing feeds one notification appends to at
-// once.
+// feedWriters is how many feeds one notification removes its entries
+// from, or chunks of feeds it appends to (appendToExisting), at once.
 const feedWriters = 8
 
 // appendToFeed takes the user's next sequence number and files id under

@@ -68,9 +68,13 @@ func TestSaveNotificationWritesNewFeedsInBulk(t *testing.T) {
 			t.Fatalf("feed of %s: %v, want [n1]", u, got)
 		}
 	}
-	// A second notification finds the feeds started: one failed insert
-	// of heads per chunk, then each feed is appended to.
-	save(t, s, "ws1", note("n2", 2, to(users...)))
+	// A second notification finds the feeds started: one failed insert of
+	// heads per 250 users, then per 125 one update of heads, their read and
+	// one update of pages, where it sent two commands per feed.
+	second := rec.commands(func() { save(t, s, "ws1", note("n2", 2, to(users...))) })
+	if second["insert"] != 3 || second["update"] != 5+5+1 || second["findAndModify"] != 0 {
+		t.Errorf("second notification sent %v, want 3 inserts, 11 updates (5 of heads, 5 of pages, the notification), no findAndModify", second)
+	}
 	for _, u := range []string{"u000", "u599"} {
 		if got := feed(t, s, "ws1", u, 10); !slices.Equal(got, []string{"n2", "n1"}) {
 			t.Fatalf("feed of %s after a second notification: %v, want [n2 n1]", u, got)

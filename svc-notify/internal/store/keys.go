@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"hash/fnv"
+	"slices"
 	"sync"
 )
 
@@ -32,9 +33,34 @@ type keyLocks struct {
 
 // lock takes the stripe of key and returns its unlock.
 func (l *keyLocks) lock(key string) (unlock func()) {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	m := &l.stripes[h.Sum32()%uint32(len(l.stripes))]
+	m := &l.stripes[l.stripe(key)]
 	m.Lock()
 	return m.Unlock
+}
+
+// stripe is the index of key's stripe.
+func (l *keyLocks) stripe(key string) int {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	return int(h.Sum32() % uint32(len(l.stripes)))
+}
+
+// lockAll takes the stripes of every key, in stripe order so that two
+// callers holding several never wait on each other in a cycle, and returns
+// the unlock of them all.
+func (l *keyLocks) lockAll(keys []string) (unlock func()) {
+	stripes := make([]int, 0, len(keys))
+	for _, key := range keys {
+		stripes = append(stripes, l.stripe(key))
+	}
+	slices.Sort(stripes)
+	stripes = slices.Compact(stripes)
+	for _, s := range stripes {
+		l.stripes[s].Lock()
+	}
+	return func() {
+		for _, s := range stripes {
+			l.stripes[s].Unlock()
+		}
+	}
 }
