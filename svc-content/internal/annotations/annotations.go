@@ -20,6 +20,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/keylock"
 	"github.com/opencollab/backend/pkg/pagetoken"
 )
 
@@ -45,7 +46,7 @@ type Service struct {
 	feeds       feedStore
 	pages       pageTokens
 	pub         Publisher
-	locks       keyLocks // annotations
+	locks       keylock.Stripes // annotations
 	logger      *slog.Logger
 	now         func() time.Time
 }

@@ -9,13 +9,14 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/opencollab/backend/pkg/keylock"
 	"github.com/opencollab/backend/pkg/mongodb"
 )
 
 // mongoCounters keeps one annotation-number counter per document.
 type mongoCounters struct {
 	coll  *mongo.Collection
-	locks keyLocks // see keyLocks: the embedded store's $inc is read-then-write
+	locks keylock.Stripes // the embedded store's $inc is read-then-write
 }
 
 // counterID keys the annotation-number counter of one document. Document
@@ -33,7 +34,7 @@ func counterID(ws, orgID, docID string) string {
 func (m *mongoCounters) Reserve(ctx context.Context, sc Scope, n int64) (int64, error) {
 	ws, orgID, docID := sc.WorkspaceID, sc.OrganizationID, sc.DocumentID
 	key := counterID(ws, orgID, docID)
-	defer m.locks.lock(key)()
+	defer m.locks.Lock(key)()
 	filter := bson.M{"_id": key}
 	update := bson.M{
 		"$inc":         bson.M{"seq": n},

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/opencollab/backend/pkg/keylock"
 	"github.com/opencollab/backend/pkg/mongodb"
 )
 
@@ -27,7 +28,7 @@ import (
 type mongoFeed struct {
 	heads *mongo.Collection // heads and buckets
 	rows  *mongo.Collection
-	locks keyLocks // heads and buckets, never held with another lock of this store
+	locks keylock.Stripes // heads and buckets, never held with another lock of this store
 }
 
 // feedBucket is how many sequence numbers one bucket covers.
@@ -85,7 +86,7 @@ func (m *mongoFeed) fillBuckets(ctx context.Context, ids []string, entries map[s
 			update = append(update, id)
 		}
 	}
-	unlock := m.locks.lockAll(create)
+	unlock := m.locks.LockAll(create)
 	taken, err := insertNew(ctx, m.heads, docs)
 	unlock()
 	if err != nil {
@@ -95,7 +96,7 @@ func (m *mongoFeed) fillBuckets(ctx context.Context, ids []string, entries map[s
 		update = append(update, create[i])
 	}
 	for _, id := range update {
-		unlock := m.locks.lock(id)
+		unlock := m.locks.Lock(id)
 		_, err := m.heads.UpdateOne(ctx, bson.M{"_id": id},
 			bson.M{"$addToSet": bson.M{"entries": bson.M{"$each": entries[id]}}}, options.UpdateOne().SetUpsert(true))
 		unlock()
@@ -157,7 +158,7 @@ func (m *mongoFeed) stepHeads(ctx context.Context, heads []string, counts []int6
 		for j, h := range heads {
 			docs[j] = bson.D{{Key: "_id", Value: h}, {Key: "seq", Value: counts[j]}}
 		}
-		unlock := m.locks.lockAll(heads)
+		unlock := m.locks.LockAll(heads)
 		taken, err := insertNew(ctx, m.heads, docs)
 		unlock()
 		if err != nil {
@@ -199,7 +200,7 @@ func (m *mongoFeed) keepRowSeqs(ctx context.Context, rows []feedItem, seqs []int
 
 // bumpHead adds n to a feed head and returns the new last sequence number.
 func (m *mongoFeed) bumpHead(ctx context.Context, id string, n int64) (int64, error) {
-	defer m.locks.lock(id)()
+	defer m.locks.Lock(id)()
 	var head struct {
 		Seq int64 `bson:"seq"`
 	}
@@ -238,7 +239,7 @@ func (m *mongoFeed) Remove(ctx context.Context, a *Annotation, key string) error
 		return err
 	}
 	id := bucketID(a.WorkspaceID, a.OrganizationID, r.user, r.kind, seq/feedBucket)
-	unlock := m.locks.lock(id)
+	unlock := m.locks.Lock(id)
 	_, err = m.heads.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$pull": bson.M{"entries": feedEntry(seq, a.AnnotationID, key)}})
 	unlock()
 	if err != nil {

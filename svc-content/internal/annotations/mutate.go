@@ -70,7 +70,7 @@ func (s *Service) mutate(ctx context.Context, sc Scope, id string, change func(a
 // tryMutate is one read-change-replace round; written is false when another
 // writer changed the annotation after it was read.
 func (s *Service) tryMutate(ctx context.Context, sc Scope, id string, change func(a *Annotation) error) (a *Annotation, written bool, err error) {
-	defer s.locks.lock(sc.WorkspaceID + "\x00" + id)()
+	defer s.locks.Lock(sc.WorkspaceID + "\x00" + id)()
 	if a, err = s.load(ctx, sc, id); err != nil {
 		return nil, false, err
 	}

@@ -109,7 +109,7 @@ const feedWriters = 8
 // different fields are atomic there).
 func (m *Mongo) appendToFeed(ctx context.Context, ws, orgID, userID, id string) (int64, error) {
 	key := feedHeadKey(ws, orgID, userID)
-	defer m.feedLocks.lock(key)()
+	defer m.feedLocks.Lock(key)()
 	owner := bson.D{{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: orgID}, {Key: "userId", Value: userID}}
 	var head feedHeadDoc
 	err := upsertRetry(func() error {
@@ -129,7 +129,7 @@ func (m *Mongo) appendToFeed(ctx context.Context, ws, orgID, userID, id string) 
 func (m *Mongo) removeFromFeeds(ctx context.Context, ws, orgID string, refs []feedRef) error {
 	err := eachFeed(len(refs), func(i int) error {
 		r := refs[i]
-		defer m.feedLocks.lock(feedHeadKey(ws, orgID, r.User))()
+		defer m.feedLocks.Lock(feedHeadKey(ws, orgID, r.User))()
 		_, err := m.feedPages.UpdateOne(ctx, bson.D{{Key: "_id", Value: feedPageKey(ws, orgID, r.User, r.Seq)}},
 			bson.D{{Key: "$unset", Value: bson.D{{Key: "entries." + strconv.FormatInt(r.Seq, 10), Value: ""}}}})
 		return err

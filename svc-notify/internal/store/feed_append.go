@@ -37,7 +37,7 @@ func (m *Mongo) appendToExisting(ctx context.Context, ws, orgID, id string, user
 	chunks := slices.Collect(slices.Chunk(users, appendChunk))
 	refs := make([][]feedRef, len(chunks))
 	missed := make([][]string, len(chunks))
-	unlock := m.feedLocks.lockAll(keys)
+	unlock := m.feedLocks.LockAll(keys)
 	err := eachFeed(len(chunks), func(i int) error {
 		first := i * appendChunk
 		var err error

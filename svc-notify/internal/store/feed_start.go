@@ -71,7 +71,7 @@ func (m *Mongo) startFeedChunk(ctx context.Context, ws, orgID, id string, users 
 	}
 	for i, u := range started {
 		if taken[i] {
-			unlock := m.feedLocks.lock(feedHeadKey(ws, orgID, u))
+			unlock := m.feedLocks.Lock(feedHeadKey(ws, orgID, u))
 			err := m.writeFeedEntry(ctx, ws, orgID, u, 1, id)
 			unlock()
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
+	"github.com/opencollab/backend/pkg/keylock"
 	"github.com/opencollab/backend/pkg/mongodb"
 )
 
@@ -30,8 +31,8 @@ type Mongo struct {
 	feedPages         *mongo.Collection
 	configs           *mongo.Collection
 	migrations        *mongo.Collection
-	notificationLocks keyLocks // by notification key
-	feedLocks         keyLocks // by feed head key; taken inside a notification lock, never the other way
+	notificationLocks keylock.Stripes // by notification key
+	feedLocks         keylock.Stripes // by feed head key; taken inside a notification lock, never the other way
 	// pointReads: the database is FerretDB, which answers an _id $in by
 	// scanning, so notifications are read one exact _id at a time. Set by
 	// EnsureIndexes.

@@ -19,7 +19,7 @@ import (
 // and users it no longer concerns lose theirs.
 func (m *Mongo) SaveNotification(ctx context.Context, ws string, n notify.Notification) error {
 	key := notificationKey(ws, n.OrganizationID, n.ID)
-	defer m.notificationLocks.lock(key)()
+	defer m.notificationLocks.Lock(key)()
 	old, err := m.findByKey(ctx, key)
 	if err != nil {
 		return err
@@ -58,7 +58,7 @@ func (m *Mongo) SaveNotification(ctx context.Context, ws string, n notify.Notifi
 // involved get a feed entry; those who are no longer lose theirs.
 func (m *Mongo) UpdateNotification(ctx context.Context, ws string, n notify.Notification, rev string) error {
 	key := notificationKey(ws, n.OrganizationID, n.ID)
-	defer m.notificationLocks.lock(key)()
+	defer m.notificationLocks.Lock(key)()
 	cur, err := m.findByKey(ctx, key)
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func (m *Mongo) UpdateNotification(ctx context.Context, ws string, n notify.Noti
 // key, so the common update (marking read) is as cheap as an add.
 func (m *Mongo) MarkRead(ctx context.Context, ws, orgID, id string, readers []string, persist bool, newRev string) (notify.Notification, error) {
 	key := notificationKey(ws, orgID, id)
-	defer m.notificationLocks.lock(key)()
+	defer m.notificationLocks.Lock(key)()
 	add := bson.D{{Key: "readByUserIds", Value: bson.D{{Key: "$each", Value: readers}}}}
 	if persist {
 		add = append(add, bson.E{Key: "persistReadForUsers", Value: bson.D{{Key: "$each", Value: readers}}})
@@ -154,7 +154,7 @@ func (m *Mongo) DeleteNotifications(ctx context.Context, ws, orgID string, ids [
 // its feed entries.
 func (m *Mongo) deleteNotification(ctx context.Context, ws, orgID, id string) error {
 	key := notificationKey(ws, orgID, id)
-	defer m.notificationLocks.lock(key)()
+	defer m.notificationLocks.Lock(key)()
 	var d notificationDoc
 	err := m.notifications.FindOneAndDelete(ctx, bson.D{{Key: "_id", Value: key}}).Decode(&d)
 	if mongodb.IsNotFound(err) {
