@@ -50,12 +50,16 @@ func (s *Service) HandleEvent(ctx context.Context, ev events.Event) error {
 }
 
 // ingest saves j and indexes it.
-// A judgment of a reviewer erased after its event is deleted again right
-// after saving, before it is indexed: checking after the save (not
-// before) also catches an erasure that ran while it was being saved (the
-// erasure records itself before listing judgments), with one read per
-// event.
+// The reviewer's erasure is checked twice: before saving, so the judgment
+// of a reviewer erased already is never stored (not even for the moment
+// between a save and its deletion, which a read right after the erasure
+// could see), and after saving, which catches an erasure that ran while it
+// was being saved (the erasure records itself before listing judgments);
+// a judgment of a reviewer erased by then is deleted before it is indexed.
 func (s *Service) ingest(ctx context.Context, ws string, j judgment.Judgment, sourceAt int64) error {
+	if erased, err := s.erasedReviewer(ctx, ws, j, sourceAt); err != nil || erased {
+		return err
+	}
 	rev, saved, err := s.Store.SaveJudgment(ctx, ws, j, sourceAt)
 	if err != nil || !saved {
 		return err
