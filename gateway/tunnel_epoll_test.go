@@ -13,7 +13,7 @@ import (
 )
 
 // tcpPair returns both ends of a loopback TCP connection.
-func tcpPair(t *testing.T) (near, far net.Conn) {
+func tcpPair(t testing.TB) (near, far net.Conn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
