@@ -103,7 +103,7 @@ func newPoller(finished func(*tunnel)) (*poller, error) {
 		_ = syscall.Close(fd)
 		return nil, err
 	}
-	// Key 0 is the wake pipe: tunnel ids start at 1.
+	// Key 0 is the wake pipe: generations start at 1.
 	if err := p.epollCtl(syscall.EPOLL_CTL_ADD, p.wake[0], syscall.EPOLLIN, 0); err != nil {
 		p.closeFDs()
 		return nil, err
