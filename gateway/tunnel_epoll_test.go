@@ -124,3 +124,29 @@ func relayOver(t *testing.T, from, to net.Conn, msg []byte) {
 		t.Fatalf("relayed %q (%v), want %q", got, err, msg)
 	}
 }
+
+// A slot freed by a closed tunnel and taken by a new one answers only the
+// new tunnel's keys: an event queued for the old one finds nothing.
+func TestPollerSlotGenerations(t *testing.T) {
+	p := &poller{}
+	old := &polledTunnel{}
+	p.place(old)
+	p.slots[old.slot] = nil
+	p.free = append(p.free, old.slot)
+	renewed := &polledTunnel{}
+	p.place(renewed)
+	if renewed.slot != old.slot {
+		t.Fatalf("slot %d not reused (got %d)", old.slot, renewed.slot)
+	}
+	for end := range 2 {
+		if got := p.lookup(old.key(end)); got != nil {
+			t.Fatalf("the closed tunnel's key %x found a tunnel", old.key(end))
+		}
+		if got := p.lookup(renewed.key(end)); got != renewed {
+			t.Fatalf("key %x: %p, want the new tunnel", renewed.key(end), got)
+		}
+		if renewed.key(end) == 0 {
+			t.Fatal("a tunnel key is the wake pipe's")
+		}
+	}
+}
