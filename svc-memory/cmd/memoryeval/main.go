@@ -2,7 +2,7 @@
 // with each retrieval mode and prints recall@5, MRR, suggest accuracy and
 // cross-organization results, overall and per category.
 //
-//	go run ./cmd/memoryeval [-hybrid-only] [-failures] [-thesaurus]
+//	go run ./cmd/memoryeval [-hybrid-only] [-dev-only] [-failures] [-thesaurus]
 package main
 
 import (
@@ -22,12 +22,21 @@ func main() {
 	testFailures := flag.Bool("test-failures", false, "also list the failed held-out test cases (not while tuning)")
 	hybridOnly := flag.Bool("hybrid-only", false, "run the hybrid mode only")
 	thesaurus := flag.Bool("thesaurus", false, "turn on the lexical index's WordNet thesaurus (off by default)")
+	devOnly := flag.Bool("dev-only", false, "print the dev split's figures only (while tuning: no row that contains held-out cases)")
 	flag.Parse()
 	modes := []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid}
 	if *hybridOnly {
 		modes = modes[2:]
 	}
 	opt := evalset.Options{Thesaurus: *thesaurus}
+	if *devOnly {
+		err := runDev(context.Background(), modes, opt, *failures)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "memoryeval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(context.Background(), modes, opt, *failures, *testFailures); err != nil {
 		fmt.Fprintln(os.Stderr, "memoryeval:", err)
 		os.Exit(1)
@@ -85,4 +94,36 @@ func printParts(title string, parts map[string]*evalset.Metrics) {
 
 func printRow(name string, m *evalset.Metrics) {
 	fmt.Printf("| %s | %d | %.3f | %.3f | %d | %.3f | %d |\n", name, m.SearchCases, m.Recall5, m.MRR, m.SuggestCases, m.SuggestAcc, m.CrossOrg)
+}
+
+// runDev prints each mode's dev split row and, for the hybrid mode, the dev
+// split by category: the figures tuning may look at without seeing any
+// held-out case, not even inside an overall mean.
+func runDev(ctx context.Context, modes []string, opt evalset.Options, listFailures bool) error {
+	set, err := evalset.Load()
+	if err != nil {
+		return err
+	}
+	fmt.Println("dev split only (-dev-only)")
+	fmt.Println("| mode | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	var hybrid *evalset.Metrics
+	for _, mode := range modes {
+		m, err := evalset.RunWith(ctx, set, mode, opt)
+		if err != nil {
+			return err
+		}
+		printRow(mode+", dev split", m.BySplit[evalset.SplitDev])
+		if mode == memory.RetrievalHybrid {
+			hybrid = m
+		}
+	}
+	if hybrid == nil {
+		return nil
+	}
+	printParts("hybrid dev split by category:", hybrid.DevByCategory)
+	if listFailures {
+		fmt.Printf("\nhybrid dev failures (%d):\n%s\n", len(hybrid.Failures), strings.Join(hybrid.Failures, "\n"))
+	}
+	return nil
 }

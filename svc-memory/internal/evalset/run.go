@@ -44,6 +44,8 @@ type Metrics struct {
 	ByCategory map[string]*Metrics
 	ByFile     map[string]*Metrics
 	BySplit    map[string]*Metrics
+	// DevByCategory is ByCategory over the dev split only.
+	DevByCategory map[string]*Metrics
 	// Failures are the failed cases of the dev split; TestFailures those
 	// of the test split (not to be looked at while tuning).
 	Failures     []string
@@ -70,14 +72,19 @@ func RunWith(ctx context.Context, set *Set, mode string, opt Options) (*Metrics,
 	if err != nil {
 		return nil, err
 	}
-	m := &Metrics{Mode: mode, ByCategory: map[string]*Metrics{}, ByFile: map[string]*Metrics{}, BySplit: map[string]*Metrics{}}
+	m := &Metrics{Mode: mode, ByCategory: map[string]*Metrics{}, ByFile: map[string]*Metrics{},
+		BySplit: map[string]*Metrics{}, DevByCategory: map[string]*Metrics{}}
 	for _, c := range set.Cases {
-		if err := runCase(ctx, svc, set, c, m, part(m.ByCategory, c.Category), part(m.ByFile, c.File), part(m.BySplit, c.Split)); err != nil {
+		parts := []*Metrics{part(m.ByCategory, c.Category), part(m.ByFile, c.File), part(m.BySplit, c.Split)}
+		if c.Split == SplitDev {
+			parts = append(parts, part(m.DevByCategory, c.Category))
+		}
+		if err := runCase(ctx, svc, set, c, m, parts...); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", c.File, c.Line, err)
 		}
 	}
 	m.finish()
-	for _, parts := range []map[string]*Metrics{m.ByCategory, m.ByFile, m.BySplit} {
+	for _, parts := range []map[string]*Metrics{m.ByCategory, m.ByFile, m.BySplit, m.DevByCategory} {
 		for _, p := range parts {
 			p.finish()
 		}
