@@ -2,7 +2,7 @@
 // with each retrieval mode and prints recall@5, MRR, suggest accuracy and
 // cross-organization results, overall and per category.
 //
-//	go run ./cmd/memoryeval [-hybrid-only] [-dev-only] [-failures] [-thesaurus]
+//	go run ./cmd/memoryeval [-hybrid-only] [-dev-only] [-failures] [-thesaurus] [-documents organization|judgment]
 package main
 
 import (
@@ -22,13 +22,20 @@ func main() {
 	testFailures := flag.Bool("test-failures", false, "also list the failed held-out test cases (not while tuning)")
 	hybridOnly := flag.Bool("hybrid-only", false, "run the hybrid mode only")
 	thesaurus := flag.Bool("thesaurus", false, "turn on the lexical index's WordNet thesaurus (off by default)")
+	documents := flag.String("documents", "", "replace the corpus's document ids: organization (one document per organization) or judgment (one per judgment)")
 	devOnly := flag.Bool("dev-only", false, "print the dev split's figures only (while tuning: no row that contains held-out cases)")
 	flag.Parse()
 	modes := []string{memory.RetrievalVector, memory.RetrievalLexical, memory.RetrievalHybrid}
 	if *hybridOnly {
 		modes = modes[2:]
 	}
-	opt := evalset.Options{Thesaurus: *thesaurus}
+	opt := evalset.Options{Thesaurus: *thesaurus, Documents: *documents}
+	switch *documents {
+	case "", evalset.DocumentsPerOrg, evalset.DocumentsPerJudgment:
+	default:
+		fmt.Fprintf(os.Stderr, "memoryeval: -documents %q: want organization or judgment\n", *documents)
+		os.Exit(2)
+	}
 	if *devOnly {
 		err := runDev(context.Background(), modes, opt, *failures)
 		if err != nil {
@@ -48,9 +55,7 @@ func run(ctx context.Context, modes []string, opt evalset.Options, listFailures,
 	if err != nil {
 		return err
 	}
-	if opt.Thesaurus {
-		fmt.Println("lexical index with the WordNet thesaurus (-thesaurus)")
-	}
+	printOptions(opt)
 	fmt.Printf("evaluation set: %d judgments, %d cases; built-in embedder; goals recall@5 >= %.2f, suggest accuracy >= %.2f, 0 cross-organization results\n\n",
 		len(set.Judgments), len(set.Cases), evalset.GoalRecall5, evalset.GoalSuggest)
 	fmt.Println("| mode | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
@@ -104,6 +109,7 @@ func runDev(ctx context.Context, modes []string, opt evalset.Options, listFailur
 	if err != nil {
 		return err
 	}
+	printOptions(opt)
 	fmt.Println("dev split only (-dev-only)")
 	fmt.Println("| mode | search cases | recall@5 | MRR | suggest cases | suggest accuracy | cross-organization results |")
 	fmt.Println("|---|---|---|---|---|---|---|")
@@ -126,4 +132,13 @@ func runDev(ctx context.Context, modes []string, opt evalset.Options, listFailur
 		fmt.Printf("\nhybrid dev failures (%d):\n%s\n", len(hybrid.Failures), strings.Join(hybrid.Failures, "\n"))
 	}
 	return nil
+}
+
+func printOptions(opt evalset.Options) {
+	if opt.Thesaurus {
+		fmt.Println("lexical index with the WordNet thesaurus (-thesaurus)")
+	}
+	if opt.Documents != "" {
+		fmt.Printf("document ids replaced: one document per %s (-documents)\n", opt.Documents)
+	}
 }

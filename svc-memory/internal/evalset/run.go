@@ -57,6 +57,28 @@ type Options struct {
 	// Thesaurus turns on the lexical index's WordNet thesaurus
 	// (lexical.WithThesaurus).
 	Thesaurus bool
+	// Documents replaces the corpus's document ids, to measure what the
+	// document links (memory's judgment links) rest on: DocumentsPerOrg
+	// puts every judgment of an organization on one document (a document
+	// that carries every point), DocumentsPerJudgment each on its own.
+	Documents string
+}
+
+// Options.Documents values; "" keeps the corpus's documents.
+const (
+	DocumentsPerOrg      = "organization"
+	DocumentsPerJudgment = "judgment"
+)
+
+// documentOf is j's document under opt.Documents.
+func documentOf(j Judgment, opt Options) string {
+	switch opt.Documents {
+	case DocumentsPerOrg:
+		return j.Org
+	case DocumentsPerJudgment:
+		return j.ID
+	}
+	return j.Document
 }
 
 // Run builds the memory service for mode (memory.RetrievalHybrid, Vector
@@ -118,7 +140,7 @@ func newService(ctx context.Context, set *Set, mode string, opt Options) (*memor
 	})
 	for _, j := range set.Judgments {
 		_, _, err := st.SaveJudgment(ctx, Workspace, judgment.Judgment{
-			RecordID: j.ID, OrganizationID: j.Org, DocumentID: j.Document, Decision: j.Decision,
+			RecordID: j.ID, OrganizationID: j.Org, DocumentID: documentOf(j, opt), Decision: j.Decision,
 			Reasoning: j.Reasoning, Content: j.Content, Confidence: 1, ContentType: judgment.DefaultContentType,
 			JudgeType: judgment.JudgeHuman, Reviewer: judgment.User{UserID: j.Reviewer, Name: j.Reviewer},
 			CreatedAt: now.Add(-time.Duration(j.AgeDays) * 24 * time.Hour).UnixMilli(),

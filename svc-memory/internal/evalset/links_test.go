@@ -1,0 +1,119 @@
+package evalset
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/svc-memory/internal/embed"
+	"github.com/opencollab/backend/svc-memory/internal/judgment"
+	"github.com/opencollab/backend/svc-memory/internal/lexical"
+	"github.com/opencollab/backend/svc-memory/internal/memory"
+	"github.com/opencollab/backend/svc-memory/internal/vector"
+)
+
+// linked is a judgment of the link tests: organization, document,
+// annotation, reasoning and reviewed content.
+type linked struct{ id, org, doc, ann, reasoning, content string }
+
+// linkService runs the memory service (hybrid, built-in embedder) on js.
+func linkService(t *testing.T, js []linked) *memory.Service {
+	t.Helper()
+	ctx := context.Background()
+	emb := embed.NewHashing(embed.DefaultDim)
+	review, err := vector.NewEmbedded(vector.Options{Dim: emb.Dim()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, err := vector.NewEmbedded(vector.Options{Dim: emb.Dim()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newMemStore()
+	svc := memory.NewService(memory.Deps{
+		Store: st, Review: review, Content: content, Embedder: emb, Model: emb.Model(),
+		Lexical: lexical.New(), Retrieval: memory.RetrievalHybrid, Now: func() time.Time { return now },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	for _, j := range js {
+		_, _, err := st.SaveJudgment(ctx, Workspace, judgment.Judgment{
+			RecordID: j.id, OrganizationID: j.org, DocumentID: j.doc, AnnotationID: j.ann, Decision: "rejected",
+			Reasoning: j.reasoning, Content: j.content, Confidence: 1, ContentType: judgment.DefaultContentType,
+			JudgeType: judgment.JudgeHuman, Reviewer: judgment.User{UserID: "u1", Name: "u1"},
+			CreatedAt: now.UnixMilli(),
+		}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := svc.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func searchIDs(t *testing.T, svc *memory.Service, query, org string, limit int) []string {
+	t.Helper()
+	res, err := svc.Search(context.Background(), Workspace, memory.SearchRequest{Query: query, OrganizationID: org, Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range res.Results {
+		ids = append(ids, r.RecordID)
+	}
+	return ids
+}
+
+// returnsDistractors share a word with the queries of the link tests but
+// decide other points, each on a document of its own.
+var returnsDistractors = []linked{
+	{"d1", "o1", "doc-d1", "", "Returns policy page needs the 30 day window, reject.", "Free returns."},
+	{"d2", "o1", "doc-d2", "", "Product returns form is missing the order number field.", "Return form"},
+	{"d3", "o1", "doc-d3", "", "The brochure cover photo is blurry, replace it.", "[cover photo]"},
+	{"d4", "o1", "doc-d4", "", "Brochure footer lacks the company address.", "[footer]"},
+}
+
+// A judgment worded with nothing in common with the query is found
+// through the judgment it shares a document with, or whose reviewed
+// content it shares; one of another organization is not, whatever it shares.
+func TestLinkedJudgmentsArePulledUp(t *testing.T) {
+	t.Parallel()
+	js := append([]linked{
+		{"g1", "o1", "doc-fund", "", "Brochure promises guaranteed 12% returns; no investment return can be guaranteed.", "Guaranteed 12% annual returns."},
+		{"g2", "o1", "doc-fund", "", "Disagree with approval: risk-free income is misleading for an equity product.", "Risk-free income every month."},
+		{"g3", "o1", "doc-leaflet", "", "Not allowed, see the legal memo.", "Guaranteed 12% annual returns, paid monthly."},
+		{"x1", "o2", "doc-fund", "", "Cannot say this, misleading.", "Guaranteed 12% annual returns."},
+	}, returnsDistractors...)
+	svc := linkService(t, js)
+	got := searchIDs(t, svc, "Can the brochure promise guaranteed returns?", "o1", 3)
+	for _, want := range []string{"g1", "g2", "g3"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("top 3 %v lacks %s", got, want)
+		}
+	}
+	if all := searchIDs(t, svc, "Can the brochure promise guaranteed returns?", "o1", 50); slices.Contains(all, "x1") {
+		t.Errorf("organization o1's search found o2's x1: %v", all)
+	}
+}
+
+// On a document with many judgments, the judgments of the seed's
+// annotation thread are linked more strongly than the document's others.
+func TestThreadLinksOutweighTheDocument(t *testing.T) {
+	t.Parallel()
+	js := append([]linked{
+		{"t1", "o1", "doc-big", "ann-1", "Brochure promises guaranteed 12% returns, reject.", ""},
+		{"t2", "o1", "doc-big", "ann-1", "Agree, take it out.", ""},
+		{"t3", "o1", "doc-big", "ann-2", "Logo is too small.", ""},
+		{"t4", "o1", "doc-big", "ann-3", "Font does not match the style guide.", ""},
+		{"t5", "o1", "doc-big", "ann-4", "Please shorten the intro.", ""},
+	}, returnsDistractors...)
+	svc := linkService(t, js)
+	got := searchIDs(t, svc, "guaranteed returns in the brochure", "o1", 10)
+	if len(got) < 2 || got[0] != "t1" || got[1] != "t2" {
+		t.Fatalf("ranking %v, want t1 then its thread's t2", got)
+	}
+}
