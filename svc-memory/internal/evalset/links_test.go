@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,8 +101,9 @@ func TestLinkedJudgmentsArePulledUp(t *testing.T) {
 	}
 }
 
-// On a document with many judgments, the judgments of the seed's
-// annotation thread are linked more strongly than the document's others.
+// On a document with many judgments, the seed's annotation thread and the
+// decisions on the whole document (no thread) are linked to it; the
+// document's other threads are other points and are not.
 func TestThreadLinksOutweighTheDocument(t *testing.T) {
 	t.Parallel()
 	js := append([]linked{
@@ -110,10 +112,22 @@ func TestThreadLinksOutweighTheDocument(t *testing.T) {
 		{"t3", "o1", "doc-big", "ann-2", "Logo is too small.", ""},
 		{"t4", "o1", "doc-big", "ann-3", "Font does not match the style guide.", ""},
 		{"t5", "o1", "doc-big", "ann-4", "Please shorten the intro.", ""},
+		{"t6", "o1", "doc-big", "", "Sent back to the author.", ""},
 	}, returnsDistractors...)
 	svc := linkService(t, js)
 	got := searchIDs(t, svc, "guaranteed returns in the brochure", "o1", 10)
-	if len(got) < 2 || got[0] != "t1" || got[1] != "t2" {
-		t.Fatalf("ranking %v, want t1 then its thread's t2", got)
+	if len(got) < 3 || got[0] != "t1" || !slices.Contains(got[1:3], "t2") || !slices.Contains(got[1:3], "t6") {
+		t.Fatalf("ranking %v, want t1 then its thread's t2 and the document's t6", got)
+	}
+	lastDistractor := -1
+	for i, id := range got {
+		if strings.HasPrefix(id, "d") {
+			lastDistractor = i
+		}
+	}
+	for i, id := range got[:lastDistractor+1] {
+		if slices.Contains([]string{"t3", "t4", "t5"}, id) {
+			t.Errorf("ranking %v: %s (rank %d) of another thread ranks above a distractor that shares a word", got, id, i+1)
+		}
 	}
 }

@@ -76,9 +76,10 @@ func (s *Service) link(ws string, cs *candidates, seeds []Stored, f vector.Filte
 
 // linkStrengths are the strengths, in [0, 1], of the seed's links to other
 // judgments by point id: the largest of
-//   - the same annotation thread or the same document, 1/n for the n
-//     candidates that share it (a long document carries many points, so a
-//     shared document says less the more judgments it has), and
+//   - the same annotation thread or the same document (sharedPlaces), 1/n
+//     for the n candidates that share it (a long document carries many
+//     points, so a shared document says less the more judgments it has),
+//     and
 //   - the similarity of the reviewed contents: the BM25 score of the
 //     other judgment's content for the seed's content as the query, as a
 //     share of the seed's own.
@@ -114,7 +115,10 @@ func (s *Service) linkStrengths(cs *candidates, seed Stored, sid string, f vecto
 }
 
 // sharedPlaces are the other candidates on the seed's annotation thread
-// and those on its document.
+// and those on its document. Two different threads of one document are
+// two points (a citation thread and a wording thread), so the document
+// links a judgment without a thread (a decision on the whole document)
+// to the others, not one thread to another.
 func sharedPlaces(cs *candidates, seed Stored, sid string) [][]string {
 	var thread, doc []string
 	for _, id := range cs.order {
@@ -123,7 +127,8 @@ func sharedPlaces(cs *candidates, seed Stored, sid string) [][]string {
 		case id == sid:
 		case seed.AnnotationID != "" && p.AnnotationID == seed.AnnotationID:
 			thread = append(thread, id)
-		case seed.DocumentID != "" && p.DocumentID == seed.DocumentID:
+		case seed.DocumentID != "" && p.DocumentID == seed.DocumentID &&
+			(seed.AnnotationID == "" || p.AnnotationID == ""):
 			doc = append(doc, id)
 		}
 	}
