@@ -2,18 +2,11 @@ package evalset
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/opencollab/backend/svc-memory/internal/embed"
-	"github.com/opencollab/backend/svc-memory/internal/judgment"
-	"github.com/opencollab/backend/svc-memory/internal/lexical"
 	"github.com/opencollab/backend/svc-memory/internal/memory"
-	"github.com/opencollab/backend/svc-memory/internal/vector"
 )
 
 // linked is a judgment of the link tests: organization, document,
@@ -23,34 +16,13 @@ type linked struct{ id, org, doc, ann, reasoning, content string }
 // linkService runs the memory service (hybrid, built-in embedder) on js.
 func linkService(t *testing.T, js []linked) *memory.Service {
 	t.Helper()
-	ctx := context.Background()
-	emb := embed.NewHashing(embed.DefaultDim)
-	review, err := vector.NewEmbedded(vector.Options{Dim: emb.Dim()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	content, err := vector.NewEmbedded(vector.Options{Dim: emb.Dim()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := newMemStore()
-	svc := memory.NewService(memory.Deps{
-		Store: st, Review: review, Content: content, Embedder: emb, Model: emb.Model(),
-		Lexical: lexical.New(), Retrieval: memory.RetrievalHybrid, Now: func() time.Time { return now },
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	set := &Set{}
 	for _, j := range js {
-		_, _, err := st.SaveJudgment(ctx, Workspace, judgment.Judgment{
-			RecordID: j.id, OrganizationID: j.org, DocumentID: j.doc, AnnotationID: j.ann, Decision: "rejected",
-			Reasoning: j.reasoning, Content: j.content, Confidence: 1, ContentType: judgment.DefaultContentType,
-			JudgeType: judgment.JudgeHuman, Reviewer: judgment.User{UserID: "u1", Name: "u1"},
-			CreatedAt: now.UnixMilli(),
-		}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		set.Judgments = append(set.Judgments, Judgment{ID: j.id, Org: j.org, Document: j.doc, Annotation: j.ann,
+			Decision: "rejected", Reviewer: "u1", Reasoning: j.reasoning, Content: j.content})
 	}
-	if _, err := svc.Sweep(ctx); err != nil {
+	svc, err := newService(context.Background(), set, memory.RetrievalHybrid, Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return svc

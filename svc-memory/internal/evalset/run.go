@@ -140,7 +140,7 @@ func newService(ctx context.Context, set *Set, mode string, opt Options) (*memor
 	})
 	for _, j := range set.Judgments {
 		_, _, err := st.SaveJudgment(ctx, Workspace, judgment.Judgment{
-			RecordID: j.ID, OrganizationID: j.Org, DocumentID: documentOf(j, opt), Decision: j.Decision,
+			RecordID: j.ID, OrganizationID: j.Org, DocumentID: documentOf(j, opt), AnnotationID: j.Annotation, Decision: j.Decision,
 			Reasoning: j.Reasoning, Content: j.Content, Confidence: 1, ContentType: judgment.DefaultContentType,
 			JudgeType: judgment.JudgeHuman, Reviewer: judgment.User{UserID: j.Reviewer, Name: j.Reviewer},
 			CreatedAt: now.Add(-time.Duration(j.AgeDays) * 24 * time.Hour).UnixMilli(),
