@@ -18,7 +18,7 @@ import (
 // (measured on the evaluation set's dev split, svc-memory/BENCHMARKS.md).
 const (
 	// linkWeight: a judgment linked to a seed gains linkWeight x the
-	// seed's score x the link's strength (linkStrength), up to just below
+	// seed's score x the link's strength (linkStrengths), up to just below
 	// the seed, so a link never reorders the seeds themselves nor changes
 	// the best match that relevance rests on (0.3: dev recall@5 0.941,
 	// 0.5: 0.947, 0.7: 0.947).
@@ -47,7 +47,7 @@ func (s *Service) seeds(ctx context.Context, ws string, first *candidates) ([]St
 	return s.Store.FindByIDs(ctx, ws, ids)
 }
 
-// link raises the candidates linked to a seed (linkStrength) to
+// link raises the candidates linked to a seed (linkStrengths) to
 // linkWeight x the seed's score x the strength added to their own,
 // staying below the seed. A link to a judgment the legs did not retrieve
 // adds it.
