@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/testenv"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
 // commandLog keeps "<command> <collection>" of each command sent while on.
