@@ -28,6 +28,18 @@ func setupSampled(t *testing.T, sampler, arg string) {
 	t.Cleanup(func() { _ = shutdown(context.Background()) })
 }
 
+// setupUnexported installs telemetry without an OTLP endpoint.
+func setupUnexported(t *testing.T) {
+	t.Helper()
+	restoreGlobals(t)
+	t.Setenv(EndpointEnv, "")
+	shutdown, err := Setup(context.Background(), Service{Name: "svc-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = shutdown(context.Background()) })
+}
+
 func remoteParent(flags trace.TraceFlags, state string) context.Context {
 	ts, _ := trace.ParseTraceState(state)
 	return trace.ContextWithRemoteSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{
@@ -115,13 +127,7 @@ func TestTracerIDsServeOneSpan(t *testing.T) {
 // Without an exporter nothing is recorded, yet every span has ids (logs
 // name the trace), as with the SDK's NeverSample.
 func TestTracerWithoutExportMakesIDs(t *testing.T) {
-	restoreGlobals(t)
-	t.Setenv(EndpointEnv, "")
-	shutdown, err := Setup(context.Background(), Service{Name: "svc-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer shutdown(context.Background())
+	setupUnexported(t)
 	var store NonRecordingSpan
 	_, span := NewTracer("t").Start(context.Background(), "op", trace.SpanKindServer, &store)
 	if span.IsRecording() || !span.SpanContext().IsValid() || span.SpanContext().IsSampled() {
