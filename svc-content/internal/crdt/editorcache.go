@@ -1,6 +1,9 @@
 package crdt
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // editorCache remembers, per replica, the editors known to have data and
 // how much was logged for them since, so the realtime append path neither
@@ -11,6 +14,19 @@ type editorCache struct {
 	m  map[WorkspaceEditor]*editorStats
 	// compacting are the editors this replica compacts now.
 	compacting map[WorkspaceEditor]bool
+	// described are what an edit event needs besides the content, for the
+	// editors this replica loaded or created (see describe).
+	described map[WorkspaceEditor]*editorFacts
+}
+
+// editorFacts are what an edit event tells besides the content: what the
+// editor is (fixed at creation) and when it was last written, as far as
+// this replica saw (its own writes and what it read).
+type editorFacts struct {
+	typ         string
+	contentKey  string
+	proseMirror bool
+	lastUpdate  time.Time
 }
 
 type editorStats struct {
@@ -23,7 +39,10 @@ type editorStats struct {
 const maxCachedEditors = 100_000
 
 func newEditorCache() *editorCache {
-	return &editorCache{m: map[WorkspaceEditor]*editorStats{}, compacting: map[WorkspaceEditor]bool{}}
+	return &editorCache{
+		m: map[WorkspaceEditor]*editorStats{}, compacting: map[WorkspaceEditor]bool{},
+		described: map[WorkspaceEditor]*editorFacts{},
+	}
 }
 
 // size returns the known size of an editor with data.
@@ -96,4 +115,37 @@ func (c *editorCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.m)
+	clear(c.described)
+}
+
+// describe records what a read or a creation showed of the editor: its
+// kind and the time of its latest write.
+func (c *editorCache) describe(k WorkspaceEditor, st State) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.described) >= maxCachedEditors {
+		clear(c.described)
+	}
+	c.described[k] = &editorFacts{typ: st.Type, contentKey: st.ContentKey, proseMirror: st.ProseMirror, lastUpdate: st.LastUpdate}
+}
+
+// wrote advances the described editor's last write to at.
+func (c *editorCache) wrote(k WorkspaceEditor, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.described[k]; ok && at.After(f.lastUpdate) {
+		f.lastUpdate = at
+	}
+}
+
+// facts returns what is known of a described editor: its State without
+// content (Type, ContentKey, ProseMirror, LastUpdate).
+func (c *editorCache) facts(k WorkspaceEditor) (State, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.described[k]
+	if !ok {
+		return State{}, false
+	}
+	return State{Editor: k.Editor, Type: f.typ, ContentKey: f.contentKey, ProseMirror: f.proseMirror, LastUpdate: f.lastUpdate}, true
 }
