@@ -94,6 +94,7 @@ func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 		if errs[i] = err; err == nil {
 			k := WorkspaceEditor{batch[i].Workspace, batch[i].Editor}
 			s.editors.wrote(k, entries[j].At)
+			s.editors.appendedEntry(k, entries[j].LogEntry)
 			if s.editors.appended(k, int64(len(batch[i].Update)), s.settings) {
 				s.compactLater(k.Workspace, k.Editor)
 			}
