@@ -42,6 +42,22 @@ func appendRounds(t *testing.T, svc *Service, eds []Editor, rounds int, firstCli
 	}
 }
 
+// knownTextEditors adds n text editors holding "x" and appends one edit
+// to each, so the service knows them.
+func knownTextEditors(t *testing.T, svc *Service, n int) []Editor {
+	t.Helper()
+	var eds []Editor
+	for i := range n {
+		e := Editor{"org1", "doc1", fmt.Sprintf("e%d", i)}
+		if err := svc.Add(t.Context(), "ws1", e, content("text", `"x"`), ""); err != nil {
+			t.Fatal(err)
+		}
+		eds = append(eds, e)
+	}
+	appendRounds(t, svc, eds, 1, 100)
+	return eds
+}
+
 // Compacting frees the log entries the replaced state merged, once they
 // are logDeleteLag old, in one delete command, not one per entry; what a
 // compaction merges itself stays until the next one.
@@ -94,16 +110,7 @@ const maxCommandsPerUpdate = 0.1
 
 func TestAppendCommandsPerUpdate(t *testing.T) {
 	svc, counter := newCommandCountingService(t, Settings{CompactEntries: 1000})
-	ctx := t.Context()
-	var eds []Editor
-	for i := range 10 {
-		e := Editor{"org1", "doc1", fmt.Sprintf("e%d", i)}
-		if err := svc.Add(ctx, "ws1", e, content("text", `"x"`), ""); err != nil {
-			t.Fatal(err)
-		}
-		eds = append(eds, e)
-	}
-	appendRounds(t, svc, eds, 1, 100) // learn the editors
+	eds := knownTextEditors(t, svc, 10)
 	const rounds = 5
 	sent := counter.Count(func() { appendRounds(t, svc, eds, rounds, 200) })
 	total := 0
@@ -127,16 +134,7 @@ const maxCommandsPerUpdateCompacting = 0.2
 
 func TestAppendCommandsPerUpdateWithCompaction(t *testing.T) {
 	svc, counter := newCommandCountingService(t, Settings{})
-	ctx := t.Context()
-	var eds []Editor
-	for i := range 10 {
-		e := Editor{"org1", "doc1", fmt.Sprintf("e%d", i)}
-		if err := svc.Add(ctx, "ws1", e, content("text", `"x"`), ""); err != nil {
-			t.Fatal(err)
-		}
-		eds = append(eds, e)
-	}
-	appendRounds(t, svc, eds, 1, 100) // learn the editors
+	eds := knownTextEditors(t, svc, 10)
 	rounds := 2*DefaultCompactEntries + 8
 	sent := counter.Count(func() {
 		appendRounds(t, svc, eds, rounds, 200)
