@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"log/slog"
@@ -45,6 +44,8 @@ type credentialRecord struct {
 type credential struct {
 	found  bool
 	hashes [][sha256.Size]byte
+	// verified[i] is the last token found to hash to hashes[i] (tokens.go).
+	verified []atomic.Pointer[string]
 	// signed is the workspace principal, signed once per entry: an entry
 	// lives at most AUTH_CACHE_TTL (<= 1s), far inside internalauth.MaxSkew.
 	signed    *signedPrincipal
@@ -52,21 +53,6 @@ type credential struct {
 	refreshAt time.Time
 	// refreshing is set by the request that starts the refresh-ahead.
 	refreshing atomic.Bool
-}
-
-// accepts reports whether token is one of the live tokens. The digest is
-// internalauth.HashToken's (SHA-256) in raw form, compared in constant time
-// against every stored hash without stopping at a match.
-func (c *credential) accepts(token string) bool {
-	if !c.found {
-		return false
-	}
-	sum := sha256.Sum256([]byte(token))
-	match := 0
-	for i := range c.hashes {
-		match |= subtle.ConstantTimeCompare(sum[:], c.hashes[i][:])
-	}
-	return match == 1
 }
 
 // lookuper is the svc-workspace client (svcclient.Client).
@@ -267,6 +253,7 @@ func (s *credentialStore) newCredential(rec credentialRecord, found bool) *crede
 		}
 		c.hashes = append(c.hashes, sum)
 	}
+	c.verified = make([]atomic.Pointer[string], len(c.hashes))
 	c.signed = signPrincipal(s.signer, internalauth.Workspace(rec.WorkspaceID), now)
 	return c
 }

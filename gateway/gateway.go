@@ -23,6 +23,7 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
+	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 // Deps are the gateway's clients.
@@ -46,10 +47,16 @@ type Gateway struct {
 	maxBody      int64
 	tracer       trace.Tracer
 	spanOpts     []trace.SpanStartOption
-	series       seriesCache
+	// serverSpans starts the request's span, deciding its sampling
+	// before the SDK is involved.
+	serverSpans *telemetry.Tracer
+	series      seriesCache
 
 	errTooBig *api.Error
 }
+
+// tracerName is the instrumentation scope of the gateway's spans.
+const tracerName = "github.com/opencollab/backend/gateway"
 
 var errRateLimited = api.Errorf(api.ResourceExhausted, "rate limit exceeded for this API key; retry later")
 
@@ -91,8 +98,9 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		tunnels:      newTunnels(cfg.MaxRealtimeTunnels),
 		ids:          newRequestIDs(),
 		maxBody:      cfg.MaxBodyBytes,
-		tracer:       otel.Tracer("github.com/opencollab/backend/gateway"),
+		tracer:       otel.Tracer(tracerName),
 		spanOpts:     []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
+		serverSpans:  telemetry.NewTracer(tracerName),
 		errTooBig:    bodyTooLarge(cfg.MaxBodyBytes),
 	}
 	if cfg.RateLimitPerSecond > 0 {

@@ -31,6 +31,9 @@ type call struct {
 	rec statusRecorder
 	hop hopState
 	id  idSlot
+	// span holds the request's span when the sampler drops it (most
+	// requests): no allocation for it.
+	span telemetry.NonRecordingSpan
 }
 
 // startRequest opens the request's server span (a child of the client's
@@ -42,7 +45,7 @@ func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*call, c
 	c := &call{rec: statusRecorder{ResponseWriter: w, start: time.Now()}}
 	c.hop.start = c.rec.start
 	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
-	ctx, span := g.tracer.Start(ctx, r.Method, g.spanOpts...)
+	ctx, span := g.serverSpans.Start(ctx, r.Method, trace.SpanKindServer, &c.span)
 	if span.IsRecording() {
 		span.SetAttributes(
 			attribute.String("http.request.method", r.Method),

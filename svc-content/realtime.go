@@ -45,10 +45,12 @@ type realtimeDoor struct {
 func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identity, activity *svcclient.Client, origins realtime.OriginPolicy, logger *slog.Logger) *realtimeDoor {
 	s := cfg.Realtime.settings().WithDefaults()
 	access := realtime.NewIdentityAccess(identity, s.AccessRecheck/2)
-	edits := realtime.NewDebouncer(editPublisher{crdt: crdtSvc, activity: activity}, s.EventDebounce, logger)
+	pub := &editPublisher{crdt: crdtSvc, activity: activity}
+	edits := realtime.NewDebouncer(pub, s.EventDebounce, logger)
 	hub := realtime.NewHub(realtime.Options{
 		Store: crdtStore{crdtSvc}, Access: access, Redis: rdb, Edits: edits, Origins: origins, Settings: s, Logger: logger,
 	})
+	pub.docs = hub
 	crdtSvc.OnWrite(func(ctx context.Context, ws string, ed crdt.Editor, update []byte) {
 		hub.Stored(ctx, realtime.DocKey{Workspace: ws, Org: ed.OrganizationID, Doc: ed.DocumentID, Editor: ed.EditorID}, update)
 	})
@@ -103,10 +105,18 @@ func (s crdtStore) AppendBatch(ctx context.Context, batch []realtime.Append) []e
 type editPublisher struct {
 	crdt     *crdt.Service
 	activity *svcclient.Client
+	// docs are the documents loaded here: the event's content is read
+	// from them rather than from the store where they hold the editor.
+	docs storedDocuments
 }
 
-func (p editPublisher) PublishEdit(ctx context.Context, k realtime.DocKey, by realtime.Author) error {
-	if err := p.crdt.PublishEdited(ctx, k.Workspace, editor(k), by.UserID, by.SessionID); err != nil {
+// storedDocuments is what editPublisher needs of the realtime hub.
+type storedDocuments interface {
+	StoredDocument(ctx context.Context, key realtime.DocKey) ([]byte, bool, error)
+}
+
+func (p *editPublisher) PublishEdit(ctx context.Context, k realtime.DocKey, by realtime.Author) error {
+	if err := p.publishEvent(ctx, k, by); err != nil {
 		return err
 	}
 	if !p.activity.Configured() {
@@ -123,4 +133,19 @@ func (p editPublisher) PublishEdit(ctx context.Context, k realtime.DocKey, by re
 		return nil
 	}
 	return err
+}
+
+// publishEvent publishes crdt.update_data, from the document loaded here
+// (no store read) when there is one.
+func (p *editPublisher) publishEvent(ctx context.Context, k realtime.DocKey, by realtime.Author) error {
+	if p.docs != nil {
+		doc, ok, err := p.docs.StoredDocument(ctx, k)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return p.crdt.PublishEditedDocument(ctx, k.Workspace, editor(k), doc, by.UserID, by.SessionID)
+		}
+	}
+	return p.crdt.PublishEdited(ctx, k.Workspace, editor(k), by.UserID, by.SessionID)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/opencollab/backend/svc-content/internal/httpapi"
 	"github.com/opencollab/backend/svc-content/internal/locations"
 	"github.com/opencollab/backend/svc-content/internal/migration"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 // Name is the service name in logs and traces.
@@ -102,7 +103,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return nil, err
 	}
 	crdtSvc := crdt.NewService(f.DB, pub, cfg.CRDT.settings())
-	annotationsSvc := annotations.NewService(f.DB, pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger)
+	annotationsSvc := annotations.NewService(store.New(f.DB), pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger)
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(f.DB, migrationSteps(cfg, own, f), pub, f.Logger)

@@ -30,6 +30,9 @@ type Provider struct {
 	meters   *metric.MeterProvider
 	registry *prometheus.Registry
 	metrics  *instruments
+	// sampler is the trace provider's, for Tracer's head decision; nil
+	// when the SDK chose it (an OTEL_TRACES_SAMPLER it reports as wrong).
+	sampler sdktrace.Sampler
 }
 
 func newProvider(ctx context.Context, s Service, export bool) (*Provider, error) {
@@ -49,8 +52,10 @@ func newProvider(ctx context.Context, s Service, export bool) (*Provider, error)
 	// Without an exporter no span is recorded, yet every span gets ids:
 	// logs name the trace even when nobody collects it.
 	// With an exporter the SDK's sampler stands: ParentBased(AlwaysSample),
-	// or what OTEL_TRACES_SAMPLER(_ARG) say.
-	traceOpts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
+	// or what OTEL_TRACES_SAMPLER(_ARG) say, built here so Tracer can ask
+	// the same sampler first; the ids generator hands the SDK the ids
+	// Tracer decided on.
+	traceOpts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(idGenerator{})}
 	if export {
 		spans, err := otlptracehttp.New(ctx)
 		if err != nil {
@@ -61,9 +66,13 @@ func newProvider(ctx context.Context, s Service, export bool) (*Provider, error)
 			return nil, fmt.Errorf("telemetry: otlp metric exporter: %w", err)
 		}
 		traceOpts = append(traceOpts, sdktrace.WithBatcher(spans))
+		if p.sampler = samplerFromEnv(); p.sampler != nil {
+			traceOpts = append(traceOpts, sdktrace.WithSampler(p.sampler))
+		}
 		meterOpts = append(meterOpts, metric.WithReader(metric.NewPeriodicReader(points)))
 	} else {
-		traceOpts = append(traceOpts, sdktrace.WithSampler(sdktrace.NeverSample()))
+		p.sampler = sdktrace.NeverSample()
+		traceOpts = append(traceOpts, sdktrace.WithSampler(p.sampler))
 	}
 	p.traces = sdktrace.NewTracerProvider(traceOpts...)
 	p.meters = metric.NewMeterProvider(meterOpts...)

@@ -25,13 +25,7 @@ func restoreGlobals(t *testing.T) {
 }
 
 func TestSetupPropagatesWithoutEndpoint(t *testing.T) {
-	restoreGlobals(t)
-	t.Setenv(EndpointEnv, "")
-	shutdown, err := Setup(context.Background(), Service{Name: "svc-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer shutdown(context.Background())
+	setupUnexported(t)
 
 	tests := []struct {
 		name, header, wantTrace string

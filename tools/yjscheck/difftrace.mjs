@@ -1,7 +1,8 @@
 // Generates seeded random editing traces with stock yjs for the Go engine's
 // differential tests (svc-content/internal/yjs).
 //
-// Usage: node difftrace.mjs <seed> <traces>
+// Usage: node difftrace.mjs <seed block> <traces>
+//        node difftrace.mjs seeds <seed>,<seed>,...
 //
 // Output: one JSON line per trace. Several clients (Y.Doc, fixed client
 // ids) make random local edits in transactions and exchange updates now and
@@ -212,9 +213,15 @@ const trace = seed => {
   return { seed, ids, gc, steps, local, final, shuffles, ops }
 }
 
+// With "seeds" the listed trace seeds (comma-separated) are generated,
+// else <count> traces from seed block <seed>.
 const [seedArg, countArg] = process.argv.slice(2)
-const seed = Number(seedArg ?? 1)
-const count = Number(countArg ?? 10)
-for (let i = 0; i < count; i++) {
-  process.stdout.write(JSON.stringify(trace(seed * 1000003 + i)) + '\n')
+const seeds = []
+if (seedArg === 'seeds') {
+  for (const s of (countArg ?? '').split(',')) if (s !== '') seeds.push(Number(s))
+} else {
+  const block = Number(seedArg ?? 1)
+  const count = Number(countArg ?? 10)
+  for (let i = 0; i < count; i++) seeds.push(block * 1000003 + i)
 }
+for (const seed of seeds) process.stdout.write(JSON.stringify(trace(seed)) + '\n')

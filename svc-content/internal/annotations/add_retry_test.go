@@ -1,9 +1,11 @@
-package annotations
+package annotations_test
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
 // An add that fails part way (feed entries written, only some annotations
@@ -21,14 +23,14 @@ func TestAddFailingPartWayShowsNothingHalfWrittenAndARetryCompletesIt(t *testing
 		})
 	}
 	// The first attempt stops after inserting three of six annotations.
-	fresh, err := f.svc.newAnnotations(ctx, Scope{"ws1", "org1", "doc1"}, req.CommentAnnotations, map[string]AddItemResult{})
+	fresh, err := f.svc.NewAnnotations(ctx, Scope{"ws1", "org1", "doc1"}, req.CommentAnnotations, map[string]AddItemResult{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.feedAddAll(ctx, fresh); err != nil {
+	if err := f.svc.FeedAddAll(ctx, fresh); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.svc.insertAnnotations(ctx, fresh[:3]); err != nil {
+	if _, err := f.svc.InsertAnnotations(ctx, fresh[:3]); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.annotationIDs(); !slices.Equal(got, []string{"a0", "a1", "a2"}) {

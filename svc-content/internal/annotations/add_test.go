@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"slices"
@@ -8,6 +8,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/opencollab/backend/pkg/api"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 func TestAddStoresAnnotationsAndReportsEachItem(t *testing.T) {
@@ -43,13 +46,13 @@ func TestAddStoresAnnotationsAndReportsEachItem(t *testing.T) {
 	if a.AnnotationNumber != 1 || f.one("ws1", second.AnnotationID).AnnotationNumber != 2 {
 		t.Fatalf("annotation numbers: %d", a.AnnotationNumber)
 	}
-	if a.Status["id"] != "OPEN" || a.Type != "comment" || a.SourceType != "rest-api" || userID(a.From) != "alice" {
+	if a.Status["id"] != "OPEN" || a.Type != "comment" || a.SourceType != "rest-api" || UserID(a.From) != "alice" {
 		t.Fatalf("defaults: %+v", a)
 	}
 	if a.LocationID == nil || a.Location["locationName"] != "Intro" {
 		t.Fatalf("location: %+v %v", a.Location, a.LocationID)
 	}
-	if got := userIDs(a.Comments[0].To); !slices.Equal(got, []string{"bob"}) {
+	if got := UserIDs(a.Comments[0].To); !slices.Equal(got, []string{"bob"}) {
 		t.Fatalf("mentions of the root comment = %v", got)
 	}
 	if !slices.Equal(a.MentionedUserIDs, []string{"bob"}) || !slices.Equal(a.InvolvedUserIDs, []string{"alice", "bob", "carol"}) {
@@ -112,10 +115,10 @@ func TestAddRefusesInvalidInputAndWritesNothing(t *testing.T) {
 			}
 		})
 	}
-	if n := f.count(AnnotationsCollection, bson.M{}); n != 0 {
+	if n := f.count(store.AnnotationsCollection, bson.M{}); n != 0 {
 		t.Fatalf("%d annotations written by refused requests", n)
 	}
-	if n := f.count(CountersCollection, bson.M{}); n != 0 {
+	if n := f.count(store.CountersCollection, bson.M{}); n != 0 {
 		t.Fatalf("%d counters written by refused requests", n)
 	}
 	if len(f.rec.types()) != 0 {

@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"fmt"
@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/opencollab/backend/pkg/api"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 func TestCommentsAddGetUpdateDelete(t *testing.T) {
@@ -54,7 +57,7 @@ func TestCommentsAddGetUpdateDelete(t *testing.T) {
 	}
 	a := f.one("ws1", "a1")
 	c := a.Comments[1]
-	if c.Status != "updated" || c.CommentText != "now for {{dave}}" || !slices.Equal(userIDs(c.To), []string{"dave"}) {
+	if c.Status != "updated" || c.CommentText != "now for {{dave}}" || !slices.Equal(UserIDs(c.To), []string{"dave"}) {
 		t.Fatalf("updated comment = %+v", c)
 	}
 	if !slices.Contains(a.MentionedUserIDs, "dave") {
@@ -210,7 +213,7 @@ func TestConcurrentCommentAddsAcrossReplicasAreAllKept(t *testing.T) {
 	if ferret, err := mongodb.IsFerretDB(t.Context(), f.db); err != nil || ferret {
 		t.Skipf("needs MongoDB, the test store is FerretDB (%v)", err)
 	}
-	other := NewService(f.db, &recorder{})
+	other := NewService(store.New(f.db), &recorder{})
 	if err := other.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (s *Service) Delete(ctx context.Context, ws string, req DeleteRequest) (map
 		if len(batch) < deleteBatch {
 			break
 		}
-		after = batch[len(batch)-1].cursor()
+		after = batch[len(batch)-1].Cursor()
 	}
 	out := notFoundResults(req.AnnotationIDs, deleted)
 	for _, id := range deleted {

@@ -13,28 +13,29 @@ import (
 // reactions the user made; users/data/get pages through it.
 //
 // A feed is a sequence of entries, each naming an annotation and a row key
-// (feedStore; mongoFeed keeps it). Entries are pointers: a page renders
+// (FeedStore; internal/store keeps it). Entries are pointers: a page renders
 // from the annotations (read by _id) and skips entries they no longer
 // back, so a stale entry is never shown.
 const (
-	kindComment  = "comment"
-	kindReaction = "reaction"
+	KindComment  = "comment"
+	KindReaction = "reaction"
 )
 
-// feedRow is one (user, comment) or (user, reaction) membership.
-type feedRow struct {
-	kind, item, user string // item: commentId in decimal, or reactionId
+// FeedRow is one (user, comment) or (user, reaction) membership.
+type FeedRow struct {
+	Kind, Item, User string // Item: commentId in decimal, or reactionId
 }
 
-// key is the row's key inside its annotation (stored in IndexedRows).
-func (r feedRow) key() string { return jsonKey(r.kind, r.item, r.user) }
+// Key is the row's key inside its annotation (stored in IndexedRows).
+func (r FeedRow) Key() string { return jsonKey(r.Kind, r.Item, r.User) }
 
-func parseFeedRow(key string) (feedRow, error) {
+// ParseFeedRow reads a row back from its key.
+func ParseFeedRow(key string) (FeedRow, error) {
 	var parts []string
 	if err := json.Unmarshal([]byte(key), &parts); err != nil || len(parts) != 3 {
-		return feedRow{}, fmt.Errorf("bad feed row key %q", key)
+		return FeedRow{}, fmt.Errorf("bad feed row key %q", key)
 	}
-	return feedRow{parts[0], parts[1], parts[2]}, nil
+	return FeedRow{parts[0], parts[1], parts[2]}, nil
 }
 
 func jsonKey(parts ...any) string {
@@ -45,19 +46,19 @@ func jsonKey(parts ...any) string {
 // feedRows lists the rows annotation a must have in the feed.
 func feedRows(a *Annotation) []string {
 	var keys []string
-	add := func(r feedRow) {
-		if k := r.key(); !slices.Contains(keys, k) {
+	add := func(r FeedRow) {
+		if k := r.Key(); !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
 	}
 	for _, c := range a.Comments {
 		for _, uid := range a.involvedIn(c) {
-			add(feedRow{kindComment, strconv.FormatInt(c.CommentID, 10), uid})
+			add(FeedRow{KindComment, strconv.FormatInt(c.CommentID, 10), uid})
 		}
 	}
 	for _, r := range a.Reactions {
 		for _, fu := range r.FromUsers {
-			add(feedRow{kindReaction, r.ReactionID, userID(fu.From)})
+			add(FeedRow{KindReaction, r.ReactionID, userID(fu.From)})
 		}
 	}
 	return keys
@@ -80,9 +81,9 @@ func without(list, other []string) []string {
 // write that records the rows, so a failed write leaves at most entries the
 // annotation does not back, which pages skip.
 func (s *Service) feedAdd(ctx context.Context, a *Annotation, keys []string) error {
-	rows := make([]feedItem, len(keys))
+	rows := make([]FeedItem, len(keys))
 	for i, k := range keys {
-		rows[i] = feedItem{a, k}
+		rows[i] = FeedItem{a, k}
 	}
 	return s.feeds.Add(ctx, rows)
 }
@@ -92,19 +93,19 @@ func (s *Service) feedAdd(ctx context.Context, a *Annotation, keys []string) err
 // one of the row documents, one of the buckets of the feeds it starts
 // (then an update of each other bucket).
 func (s *Service) feedAddAll(ctx context.Context, list []newAnnotation) error {
-	var rows []feedItem
+	var rows []FeedItem
 	for _, a := range list {
 		for _, k := range a.IndexedRows {
-			rows = append(rows, feedItem{a.Annotation, k})
+			rows = append(rows, FeedItem{a.Annotation, k})
 		}
 	}
 	return s.feeds.Add(ctx, rows)
 }
 
-// feedItem is one row key of an annotation.
-type feedItem struct {
-	a   *Annotation
-	key string
+// FeedItem is one row key of an annotation.
+type FeedItem struct {
+	Annotation *Annotation
+	Key        string
 }
 
 // feedRemove takes rows out of their feeds. A failure is logged: the write

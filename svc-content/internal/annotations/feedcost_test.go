@@ -1,61 +1,25 @@
-package annotations
+package annotations_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/event"
-	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
-
 	"github.com/opencollab/backend/pkg/testenv"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
-// commandLog keeps "<command> <collection>" of each command sent while on.
-type commandLog struct {
-	mu   sync.Mutex
-	on   bool
-	sent []string
-}
-
-func (l *commandLog) started(_ context.Context, e *event.CommandStartedEvent) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.on {
-		coll, _ := e.Command.Index(0).Value().StringValueOK()
-		l.sent = append(l.sent, e.CommandName+" "+coll)
-	}
-}
-
-func (l *commandLog) record(fn func()) []string {
-	l.mu.Lock()
-	l.on, l.sent = true, nil
-	l.mu.Unlock()
-	fn()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.on = false
-	return l.sent
-}
-
-// monitoredFixture is a fixture whose store commands are logged.
-func monitoredFixture(t *testing.T) (*fixture, *commandLog) {
+// monitoredFixture is a fixture whose store commands the counter keeps.
+func monitoredFixture(t *testing.T) (*fixture, *testenv.CommandCounter) {
 	t.Helper()
-	log := &commandLog{}
-	client, err := mongo.Connect(options.Client().ApplyURI(testenv.MongoURI(t)).SetMonitor(&event.CommandMonitor{Started: log.started}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
-	return newFixtureOn(t, client.Database(testenv.FreshDBName(t))), log
+	db, counter := testenv.CountingMongo(t)
+	return newFixtureOn(t, db), counter
 }
 
 // addBy adds 10 annotations of 10 comments in doc, comment j of annotation i
-// by author(i, j), and returns the commands it sent.
-func addBy(f *fixture, log *commandLog, doc string, author func(i, j int) string) []string {
+// by author(i, j), and returns the commands it sent ("<command> <collection>").
+func addBy(f *fixture, log *testenv.CommandCounter, doc string, author func(i, j int) string) []string {
 	f.t.Helper()
 	req := AddRequest{OrganizationID: "org1", DocumentID: doc}
 	for i := range 10 {
@@ -66,11 +30,15 @@ func addBy(f *fixture, log *commandLog, doc string, author func(i, j int) string
 		req.CommentAnnotations = append(req.CommentAnnotations, in)
 	}
 	var err error
-	sent := log.record(func() { _, err = f.svc.Add(f.t.Context(), "ws1", req) })
+	sent := log.Record(func() { _, err = f.svc.Add(f.t.Context(), "ws1", req) })
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return sent
+	out := make([]string, len(sent))
+	for i, c := range sent {
+		out[i] = c.Name + " " + c.Collection
+	}
+	return out
 }
 
 // An add whose every comment has a new author (so starts a feed per

@@ -121,7 +121,7 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 	}
 	var res GetResult
 	if more {
-		if res.NextPageToken, err = s.pages.Save(ctx, ws, qkey, page[len(page)-1].cursor()); err != nil {
+		if res.NextPageToken, err = s.pages.Save(ctx, ws, qkey, page[len(page)-1].Cursor()); err != nil {
 			return GetResult{}, err
 		}
 	}

@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"github.com/opencollab/backend/pkg/api"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 func ids(list []*AnnotationView) []string {
@@ -39,11 +42,11 @@ func (f *fixture) pages(ws string, req GetRequest) ([]string, int) {
 }
 
 func TestGetPagesThroughEveryAnnotationOnce(t *testing.T) {
-	for _, store := range []string{"redis", "database fallback"} {
-		t.Run(store, func(t *testing.T) {
+	for _, tokens := range []string{"redis", "database fallback"} {
+		t.Run(tokens, func(t *testing.T) {
 			f := newFixture(t)
-			if store != "redis" {
-				f.svc.pages = &storedPageTokens{coll: f.db.Collection(PageTokensCollection), now: f.svc.now}
+			if tokens != "redis" {
+				f.svc.SetPageTokens(store.NewPageTokens(f.db, f.svc.Clock()))
 			}
 			var added []string
 			for i := range 25 {

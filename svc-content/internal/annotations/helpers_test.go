@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"context"
@@ -14,6 +14,9 @@ import (
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/testenv"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }
@@ -77,10 +80,10 @@ func newFixture(t *testing.T) *fixture {
 func newFixtureOn(t *testing.T, db *mongo.Database) *fixture {
 	t.Helper()
 	rec := &recorder{}
-	svc := NewService(db, rec).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
+	svc := NewService(store.New(db), rec).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
 	var tick atomic.Int64
 	start := time.UnixMilli(1_700_000_000_000)
-	svc.now = func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Millisecond) }
+	svc.SetClock(func() time.Time { return start.Add(time.Duration(tick.Add(1)) * time.Millisecond) })
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}

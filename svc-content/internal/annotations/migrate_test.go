@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,9 @@ import (
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/testenv"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 func TestMigrateDocumentIsIdempotent(t *testing.T) {
@@ -96,7 +99,7 @@ func TestEventsReachTheStream(t *testing.T) {
 	db := testenv.Mongo(t)
 	rdb := testenv.Redis(t)
 	pub := events.NewPublisher(rdb, db, "content", nil)
-	svc := NewService(db, pub)
+	svc := NewService(store.New(db), pub)
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,8 @@ import (
 // keys); it is stored and returned as is.
 type User = map[string]any
 
-// Annotation is a comment annotation (stored as annotationDoc).
+// Annotation is a comment annotation (internal/store keeps it as an
+// annotationDoc).
 type Annotation struct {
 	WorkspaceID           string
 	OrganizationID        string
@@ -169,9 +170,9 @@ func (a *Annotation) knownUser(id string) User {
 	return User{"userId": id}
 }
 
-// cursor is a's position in the order of get pages: lastUpdated, then
+// Cursor is a's position in the order of get pages: lastUpdated, then
 // annotationId.
-func (a *Annotation) cursor() string { return sortKey(a.LastUpdated, a.AnnotationID) }
+func (a *Annotation) Cursor() string { return sortKey(a.LastUpdated, a.AnnotationID) }
 
 // sortKey makes a string that sorts like (ms, id) for ms >= 0.
 func sortKey(ms int64, id string) string {

@@ -43,7 +43,7 @@ const maxAttempts = 64
 // load reads annotation id of the scope (NOT_FOUND when absent).
 func (s *Service) load(ctx context.Context, sc Scope, id string) (*Annotation, error) {
 	a, err := s.annotations.Load(ctx, sc.WorkspaceID, id)
-	if errors.Is(err, errNoAnnotation) || (err == nil && !sc.holds(a)) {
+	if errors.Is(err, ErrNoAnnotation) || (err == nil && !sc.holds(a)) {
 		return nil, errNotFound(id)
 	}
 	return a, err
@@ -87,7 +87,7 @@ func (s *Service) tryMutate(ctx context.Context, sc Scope, id string, change fun
 	if err := s.feedAdd(ctx, a, without(a.IndexedRows, indexed)); err != nil {
 		return nil, false, err
 	}
-	if err := s.annotations.Replace(ctx, a, read); errors.Is(err, errVersionMoved) {
+	if err := s.annotations.Replace(ctx, a, read); errors.Is(err, ErrVersionMoved) {
 		return nil, false, nil
 	} else if err != nil {
 		return nil, false, err

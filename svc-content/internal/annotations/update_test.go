@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/opencollab/backend/pkg/api"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 func (f *fixture) update(ws string, filters Filters, data string) (map[string]ItemResult, error) {
@@ -59,7 +62,7 @@ func TestUpdateStatusResolvesAndReopens(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := f.one("ws1", "a2")
-	if b.Priority["id"] != "P1" || userID(b.AssignedTo) != "dave" || !slices.Contains(b.InvolvedUserIDs, "dave") {
+	if b.Priority["id"] != "P1" || UserID(b.AssignedTo) != "dave" || !slices.Contains(b.InvolvedUserIDs, "dave") {
 		t.Fatalf("priority/assignee: %+v", b)
 	}
 	if got := f.rec.types(); got[len(got)-1] != EventAnnotationUpdate {
@@ -121,7 +124,7 @@ func TestDeleteByFiltersAndWholeDocument(t *testing.T) {
 	}
 	f.add("ws1", "doc2", "b1", comment("alice", "other document"))
 	f.rec.reset()
-	if n := f.count(FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 2 {
+	if n := f.count(store.FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 2 {
 		t.Fatalf("a1 has %d feed rows, want 2", n)
 	}
 
@@ -132,10 +135,10 @@ func TestDeleteByFiltersAndWholeDocument(t *testing.T) {
 	if !res["a1"].Success || res["nope"].Success || res["b1"].Success || len(res) != 3 {
 		t.Fatalf("results = %+v", res)
 	}
-	if n := f.count(FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 0 {
+	if n := f.count(store.FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 0 {
 		t.Fatalf("%d feed rows left for a deleted annotation", n)
 	}
-	if n := f.count(FeedRowsCollection, bson.M{}); n != 5 {
+	if n := f.count(store.FeedRowsCollection, bson.M{}); n != 5 {
 		t.Fatalf("%d feed rows, want 2 for a2 and a3 (author, mention) and 1 for b1", n)
 	}
 	res, err = f.svc.Delete(t.Context(), "ws1", DeleteRequest{DocumentID: "doc1"})
@@ -151,7 +154,7 @@ func TestDeleteByFiltersAndWholeDocument(t *testing.T) {
 	if _, err := f.svc.Delete(t.Context(), "ws1", DeleteRequest{DocumentID: "doc2", AgentURLs: []string{"u"}}); !api.IsStatus(err, api.InvalidArgument) {
 		t.Fatalf("agent filter: %v", err)
 	}
-	if f.count(AnnotationsCollection, bson.M{}) != 1 {
+	if f.count(store.AnnotationsCollection, bson.M{}) != 1 {
 		t.Fatal("refused delete removed data")
 	}
 }

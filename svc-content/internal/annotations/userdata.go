@@ -59,9 +59,9 @@ func (s *Service) UserData(ctx context.Context, q UserDataQuery) (UserDataPage, 
 	}
 	first := len(q.Cursors) == 0
 	page := UserDataPage{Comments: []map[string]any{}, Reactions: []map[string]any{}, Recordings: []map[string]any{}, Next: map[string]string{}}
-	for _, kind := range []string{kindComment, kindReaction} {
+	for _, kind := range []string{KindComment, KindReaction} {
 		array := ArrayComments
-		if kind == kindReaction {
+		if kind == KindReaction {
 			array = ArrayReactions
 		}
 		cursor, ok := q.Cursors[array]
@@ -76,7 +76,7 @@ func (s *Service) UserData(ctx context.Context, q UserDataQuery) (UserDataPage, 
 		if err != nil {
 			return UserDataPage{}, err
 		}
-		if kind == kindComment {
+		if kind == KindComment {
 			page.Comments = items
 		} else {
 			page.Reactions = items
@@ -125,16 +125,16 @@ func (s *Service) userItems(ctx context.Context, q UserDataQuery, kind string, a
 			}
 			byID[e.AnnotationID] = a
 		}
-		r, err := parseFeedRow(e.Key)
-		if a == nil || err != nil || a.OrganizationID != q.OrganizationID || r.user != q.UserID {
+		r, err := ParseFeedRow(e.Key)
+		if a == nil || err != nil || a.OrganizationID != q.OrganizationID || r.User != q.UserID {
 			continue // deleted since the entry was written
 		}
 		var item map[string]any
-		if kind == kindComment {
-			id, _ := strconv.ParseInt(r.item, 10, 64)
+		if kind == KindComment {
+			id, _ := strconv.ParseInt(r.Item, 10, 64)
 			item = commentItem(a, id, q.UserID)
 		} else {
-			item = reactionItem(a, r.item, q.UserID)
+			item = reactionItem(a, r.Item, q.UserID)
 		}
 		if item != nil {
 			items = append(items, item)
@@ -143,9 +143,9 @@ func (s *Service) userItems(ctx context.Context, q UserDataQuery, kind string, a
 	return items, next, nil
 }
 
-// entry is one feed entry: its sequence number, the annotation it names
-// and the row key there.
-type entry struct {
+// FeedEntry is one feed entry: its sequence number, the annotation it
+// names and the row key there.
+type FeedEntry struct {
 	Seq          int64
 	AnnotationID string
 	Key          string
@@ -154,7 +154,7 @@ type entry struct {
 // loadByKey reads an annotation by _id (nil when it is gone).
 func (s *Service) loadByKey(ctx context.Context, ws, id string) (*Annotation, error) {
 	a, err := s.annotations.Load(ctx, ws, id)
-	if errors.Is(err, errNoAnnotation) {
+	if errors.Is(err, ErrNoAnnotation) {
 		return nil, nil
 	}
 	return a, err

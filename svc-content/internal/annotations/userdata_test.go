@@ -1,4 +1,4 @@
-package annotations
+package annotations_test
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/testenv"
+
+	. "github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 // userPages reads every page of uid's data and returns the comment and
@@ -137,7 +140,7 @@ func BenchmarkUserDataFirstPage(b *testing.B) {
 	for _, total := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("comments=%d", total), func(b *testing.B) {
 			db := testenv.Mongo(b)
-			svc := NewService(db, nil)
+			svc := NewService(store.New(db), nil)
 			if err := svc.EnsureIndexes(b.Context()); err != nil {
 				b.Fatal(err)
 			}

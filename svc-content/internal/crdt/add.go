@@ -52,6 +52,7 @@ func (s *Service) Add(ctx context.Context, ws string, ed Editor, c Content, user
 		return err
 	}
 	s.editors.known(WorkspaceEditor{ws, ed}, int64(len(update)))
+	s.editors.describe(WorkspaceEditor{ws, ed}, st)
 	return s.publish(ctx, ws, EventAdd, published{ed: ed, data: st.Data, lastUpdate: st.LastUpdate, by: userID}, update)
 }
 

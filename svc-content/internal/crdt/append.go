@@ -30,6 +30,7 @@ func (s *Service) LoadUpdate(ctx context.Context, ws string, ed Editor) ([]byte,
 	} else if err != nil {
 		return nil, err
 	}
+	s.editors.describe(WorkspaceEditor{ws, ed}, c.latest())
 	s.compactIfLong(ws, c)
 	return yjs.MergeUpdates(c.updates()...)
 }
@@ -92,6 +93,8 @@ func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 		i := from[j]
 		if errs[i] = err; err == nil {
 			k := WorkspaceEditor{batch[i].Workspace, batch[i].Editor}
+			s.editors.wrote(k, entries[j].At)
+			s.editors.appendedEntry(k, entries[j].LogEntry)
 			if s.editors.appended(k, int64(len(batch[i].Update)), s.settings) {
 				s.compactLater(k.Workspace, k.Editor)
 			}
@@ -154,6 +157,7 @@ func (s *Service) createFromUpdate(ctx context.Context, a Append) (created bool,
 		return false, err
 	}
 	s.editors.known(WorkspaceEditor{a.Workspace, a.Editor}, int64(len(a.Update)))
+	s.editors.describe(WorkspaceEditor{a.Workspace, a.Editor}, st)
 	return true, nil
 }
 

@@ -2,6 +2,7 @@ package crdt
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -39,6 +40,22 @@ func appendRounds(t *testing.T, svc *Service, eds []Editor, rounds int, firstCli
 			}
 		}
 	}
+}
+
+// knownTextEditors adds n text editors holding "x" and appends one edit
+// to each, so the service knows them.
+func knownTextEditors(t *testing.T, svc *Service, n int) []Editor {
+	t.Helper()
+	var eds []Editor
+	for i := range n {
+		e := Editor{"org1", "doc1", fmt.Sprintf("e%d", i)}
+		if err := svc.Add(t.Context(), "ws1", e, content("text", `"x"`), ""); err != nil {
+			t.Fatal(err)
+		}
+		eds = append(eds, e)
+	}
+	appendRounds(t, svc, eds, 1, 100)
+	return eds
 }
 
 // Compacting frees the log entries the replaced state merged, once they
@@ -93,16 +110,7 @@ const maxCommandsPerUpdate = 0.1
 
 func TestAppendCommandsPerUpdate(t *testing.T) {
 	svc, counter := newCommandCountingService(t, Settings{CompactEntries: 1000})
-	ctx := t.Context()
-	var eds []Editor
-	for i := range 10 {
-		e := Editor{"org1", "doc1", fmt.Sprintf("e%d", i)}
-		if err := svc.Add(ctx, "ws1", e, content("text", `"x"`), ""); err != nil {
-			t.Fatal(err)
-		}
-		eds = append(eds, e)
-	}
-	appendRounds(t, svc, eds, 1, 100) // learn the editors
+	eds := knownTextEditors(t, svc, 10)
 	const rounds = 5
 	sent := counter.Count(func() { appendRounds(t, svc, eds, rounds, 200) })
 	total := 0
@@ -116,5 +124,92 @@ func TestAppendCommandsPerUpdate(t *testing.T) {
 	}
 	if perUpdate > maxCommandsPerUpdate {
 		t.Fatalf("%.2f store commands per update, want at most %.2f", perUpdate, maxCommandsPerUpdate)
+	}
+}
+
+// maxCommandsPerUpdateCompacting: with compaction at its default length,
+// the compactions of editors whose log this replica wrote read the state
+// only, not the log entry by entry (about one find per update).
+const maxCommandsPerUpdateCompacting = 0.2
+
+func TestAppendCommandsPerUpdateWithCompaction(t *testing.T) {
+	svc, counter := newCommandCountingService(t, Settings{})
+	eds := knownTextEditors(t, svc, 10)
+	rounds := 2*DefaultCompactEntries + 8
+	sent := counter.Count(func() {
+		appendRounds(t, svc, eds, rounds, 200)
+		svc.Wait()
+	})
+	total := 0
+	for _, n := range sent {
+		total += n
+	}
+	perUpdate := float64(total) / float64(rounds*len(eds))
+	t.Logf("%d updates sent %v: %.2f commands per update", rounds*len(eds), sent, perUpdate)
+	if sent["insert"] <= rounds {
+		t.Fatalf("%d batches sent %d inserts: no compaction stored a state", rounds, sent["insert"])
+	}
+	if perUpdate > maxCommandsPerUpdateCompacting {
+		t.Fatalf("%.2f store commands per update, want at most %.2f", perUpdate, maxCommandsPerUpdateCompacting)
+	}
+	for _, e := range eds {
+		if got := getData(t, svc, e); len(got) != len(`"xy"`)+rounds {
+			t.Fatalf("data %s, want x and %d edits", got, rounds+1)
+		}
+	}
+}
+
+// A log with an entry this replica did not append (a REST update, another
+// replica) is read from the store by the compaction; nothing is lost
+// either way.
+func TestCompactionOfALogWithAGap(t *testing.T) {
+	svc, _ := newCommandCountingService(t, Settings{CompactEntries: 1000})
+	ctx := t.Context()
+	e := Editor{"org1", "doc1", "e1"}
+	if err := svc.Add(ctx, "ws1", e, content("text", `"x"`), ""); err != nil {
+		t.Fatal(err)
+	}
+	appendRounds(t, svc, []Editor{e}, 3, 100)
+	if err := svc.Update(ctx, "ws1", e, Content{Type: "text", Data: []byte(`"xyyyz"`)}, ""); err != nil {
+		t.Fatal(err)
+	}
+	appendRounds(t, svc, []Editor{e}, 3, 200)
+	if err := svc.Compact(ctx, "ws1", e); err != nil {
+		t.Fatal(err)
+	}
+	appendRounds(t, svc, []Editor{e}, 2, 300)
+	if err := svc.Compact(ctx, "ws1", e); err != nil {
+		t.Fatal(err)
+	}
+	checkCompacted(t, svc, e, 3, 0, `""xyyyyyyyyz`)
+	// Entries of this replica, then one of another door after them: the
+	// compaction merges this replica's and leaves the other logged.
+	appendRounds(t, svc, []Editor{e}, 2, 400)
+	data := getData(t, svc, e)
+	if err := svc.Update(ctx, "ws1", e, Content{Type: "text", Data: []byte(data[:len(data)-1] + `w"`)}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Compact(ctx, "ws1", e); err != nil {
+		t.Fatal(err)
+	}
+	checkCompacted(t, svc, e, 4, 1, `""wxyyyyyyyyyyz`)
+}
+
+// checkCompacted checks the editor's state version, the entries logged
+// after it and the letters of its data (the edits of fresh clients land
+// in client order).
+func checkCompacted(t *testing.T, svc *Service, e Editor, version int64, logged int, letters string) {
+	t.Helper()
+	st, log, err := svc.store.FindCurrent(t.Context(), "ws1", e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Version != version || len(log) != logged {
+		t.Fatalf("state version %d with %d entries after it, want version %d and %d", st.Version, len(log), version, logged)
+	}
+	got := []byte(getData(t, svc, e))
+	slices.Sort(got)
+	if string(got) != letters {
+		t.Fatalf("data letters %s after the compactions, want %s", got, letters)
 	}
 }

@@ -22,7 +22,7 @@ const compactTimeout = time.Minute
 func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	ctx, cancel := context.WithTimeout(ctx, compactTimeout)
 	defer cancel()
-	c, err := s.loadCurrent(ctx, ws, ed)
+	c, err := s.loadForCompaction(ctx, ws, ed)
 	if errors.Is(err, ErrNotFound) {
 		return nil // log entries without a state: the editor was moved (migration) or never created
 	} else if err != nil {
@@ -63,7 +63,30 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	}
 	s.store.PruneStates(ctx, ws, next)
 	s.editors.compacted(WorkspaceEditor{ws, ed}, int64(len(next.Update)))
+	s.editors.mergedThrough(WorkspaceEditor{ws, ed}, next.LogSeq)
 	return nil
+}
+
+// loadForCompaction is the editor's latest state and the log after it.
+// When this replica appended that whole log (the realtime path: one
+// replica writes a document's updates), the entries come from memory and
+// the compaction costs one state read instead of one read per entry. It
+// may be a prefix of the log (another replica's entries after it): the
+// new state merges it and records its last sequence, so the rest stays
+// logged. A compaction that another one overtook fails on the version's
+// slot as before.
+func (s *Service) loadForCompaction(ctx context.Context, ws string, ed Editor) (current, error) {
+	k := WorkspaceEditor{ws, ed}
+	if s.editors.keepsLog(k) {
+		st, err := s.store.FindState(ctx, ws, ed)
+		if err != nil {
+			return current{}, err
+		}
+		if log, ok := s.editors.loggedAfter(k, st.LogSeq); ok && st.keyedLog {
+			return current{state: st, log: log}, nil
+		}
+	}
+	return s.loadCurrent(ctx, ws, ed)
 }
 
 // logDeleteLag is how old the entries a compaction deletes must be: a

@@ -1,6 +1,10 @@
 package crdt
 
-import "sync"
+import (
+	"slices"
+	"sync"
+	"time"
+)
 
 // editorCache remembers, per replica, the editors known to have data and
 // how much was logged for them since, so the realtime append path neither
@@ -11,6 +15,32 @@ type editorCache struct {
 	m  map[WorkspaceEditor]*editorStats
 	// compacting are the editors this replica compacts now.
 	compacting map[WorkspaceEditor]bool
+	// described are what an edit event needs besides the content, for the
+	// editors this replica loaded or created (see describe).
+	described map[WorkspaceEditor]*editorFacts
+	// logged are the entries this replica appended to each editor's log
+	// since its last compaction here, oldest first: a compaction takes
+	// them from here instead of reading the log (see loadForCompaction).
+	logged map[WorkspaceEditor]*loggedEntries
+}
+
+type loggedEntries struct {
+	entries []LogEntry
+	bytes   int64
+}
+
+// maxLoggedBytes bounds the entries kept per editor; past it they are
+// dropped and the next compaction reads the log.
+const maxLoggedBytes = 2 * DefaultCompactBytes
+
+// editorFacts are what an edit event tells besides the content: what the
+// editor is (fixed at creation) and when it was last written, as far as
+// this replica saw (its own writes and what it read).
+type editorFacts struct {
+	typ         string
+	contentKey  string
+	proseMirror bool
+	lastUpdate  time.Time
 }
 
 type editorStats struct {
@@ -23,7 +53,10 @@ type editorStats struct {
 const maxCachedEditors = 100_000
 
 func newEditorCache() *editorCache {
-	return &editorCache{m: map[WorkspaceEditor]*editorStats{}, compacting: map[WorkspaceEditor]bool{}}
+	return &editorCache{
+		m: map[WorkspaceEditor]*editorStats{}, compacting: map[WorkspaceEditor]bool{},
+		described: map[WorkspaceEditor]*editorFacts{}, logged: map[WorkspaceEditor]*loggedEntries{},
+	}
 }
 
 // size returns the known size of an editor with data.
@@ -73,6 +106,78 @@ func (c *editorCache) compacted(k WorkspaceEditor, size int64) {
 	}
 }
 
+// appendedEntry keeps an entry this replica stored in k's log.
+func (c *editorCache) appendedEntry(k WorkspaceEditor, e LogEntry) {
+	if e.Seq <= 0 {
+		return // the previous writer's log: read by query
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := c.logged[k]
+	if l == nil {
+		if len(c.logged) >= maxCachedEditors {
+			clear(c.logged)
+		}
+		l = &loggedEntries{}
+		c.logged[k] = l
+	}
+	l.entries = append(l.entries, e)
+	if l.bytes += int64(len(e.Update)); l.bytes > maxLoggedBytes {
+		delete(c.logged, k)
+	}
+}
+
+// loggedAfter returns the entries kept for k after sequence seq (those up
+// to it are merged and forgotten); ok only when they are the whole log
+// after seq as far as this replica wrote it: they start at seq+1 with no
+// gap (a gap is an entry of another replica, or one appended before this
+// replica started keeping them).
+func (c *editorCache) loggedAfter(k WorkspaceEditor, seq int64) ([]LogEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := c.logged[k]
+	if l == nil {
+		return nil, false
+	}
+	l.dropThrough(seq)
+	if len(l.entries) == 0 || l.entries[0].Seq != seq+1 {
+		return nil, false
+	}
+	for i := 1; i < len(l.entries); i++ {
+		if l.entries[i].Seq != l.entries[i-1].Seq+1 {
+			return nil, false
+		}
+	}
+	return slices.Clone(l.entries), true
+}
+
+// keepsLog reports whether entries of k are kept.
+func (c *editorCache) keepsLog(k WorkspaceEditor) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l := c.logged[k]
+	return l != nil && len(l.entries) > 0
+}
+
+// mergedThrough forgets k's kept entries up to seq (a stored state holds
+// them).
+func (c *editorCache) mergedThrough(k WorkspaceEditor, seq int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l := c.logged[k]; l != nil {
+		l.dropThrough(seq)
+	}
+}
+
+func (l *loggedEntries) dropThrough(seq int64) {
+	i := 0
+	for i < len(l.entries) && l.entries[i].Seq <= seq {
+		l.bytes -= int64(len(l.entries[i].Update))
+		i++
+	}
+	l.entries = slices.Delete(l.entries, 0, i)
+}
+
 // startCompaction reports whether the caller may compact the editor (no
 // compaction of this replica runs).
 func (c *editorCache) startCompaction(k WorkspaceEditor) bool {
@@ -96,4 +201,38 @@ func (c *editorCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	clear(c.m)
+	clear(c.described)
+	clear(c.logged)
+}
+
+// describe records what a read or a creation showed of the editor: its
+// kind and the time of its latest write.
+func (c *editorCache) describe(k WorkspaceEditor, st State) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.described) >= maxCachedEditors {
+		clear(c.described)
+	}
+	c.described[k] = &editorFacts{typ: st.Type, contentKey: st.ContentKey, proseMirror: st.ProseMirror, lastUpdate: st.LastUpdate}
+}
+
+// wrote advances the described editor's last write to at.
+func (c *editorCache) wrote(k WorkspaceEditor, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if f, ok := c.described[k]; ok && at.After(f.lastUpdate) {
+		f.lastUpdate = at
+	}
+}
+
+// facts returns what is known of a described editor: its State without
+// content (Type, ContentKey, ProseMirror, LastUpdate).
+func (c *editorCache) facts(k WorkspaceEditor) (State, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.described[k]
+	if !ok {
+		return State{}, false
+	}
+	return State{Editor: k.Editor, Type: f.typ, ContentKey: f.contentKey, ProseMirror: f.proseMirror, LastUpdate: f.lastUpdate}, true
 }

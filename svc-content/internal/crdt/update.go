@@ -52,6 +52,7 @@ func (s *Service) Update(ctx context.Context, ws string, ed Editor, c Content, u
 		return err
 	}
 	cur.log = append(cur.log, entry.LogEntry)
+	s.editors.describe(WorkspaceEditor{ws, ed}, cur.latest())
 	s.compactIfLong(ws, cur)
 	data, err := readContent(d, cur.state, FormatDefault)
 	if err != nil {

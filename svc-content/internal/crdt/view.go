@@ -104,22 +104,6 @@ func (s *Service) publish(ctx context.Context, ws, typ string, p published, upda
 	return s.publishEvent(ctx, ws, typ, p, "")
 }
 
-// PublishEdited publishes crdt.update_data for the editor's current
-// content on behalf of an editing session (realtime edits, debounced by
-// the caller): lastUpdatedBy is userID, sessionId the session.
-func (s *Service) PublishEdited(ctx context.Context, ws string, ed Editor, userID, sessionID string) error {
-	c, err := s.loadCurrent(ctx, ws, ed)
-	if err != nil {
-		return err
-	}
-	v, err := c.view(Query{})
-	if err != nil {
-		return err
-	}
-	p := published{ed: ed, data: v.Data, lastUpdate: c.latest().LastUpdate, by: userID}
-	return s.publishEvent(ctx, ws, EventUpdate, p, sessionID)
-}
-
 func (s *Service) publishEvent(ctx context.Context, ws, typ string, p published, sessionID string) error {
 	if s.events == nil {
 		return nil

@@ -25,6 +25,7 @@ import (
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
+	"github.com/opencollab/backend/svc-content/internal/store"
 )
 
 // annWorkspaceHeader names the workspace the test middleware acts for.
@@ -57,7 +58,7 @@ func newAnnEnv(t *testing.T, checker *features.Checker) *annEnv {
 	t.Helper()
 	db := testenv.Mongo(t)
 	pub := &annPublisher{}
-	svc := annotations.NewService(db, pub).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
+	svc := annotations.NewService(store.New(db), pub).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func (e *annEnv) ok(path string, data any) annResponse {
 func (e *annEnv) stored() int64 {
 	e.t.Helper()
 	var total int64
-	for _, c := range []string{annotations.AnnotationsCollection, annotations.FeedCollection, annotations.FeedRowsCollection, annotations.CountersCollection} {
+	for _, c := range []string{store.AnnotationsCollection, store.FeedCollection, store.FeedRowsCollection, store.CountersCollection} {
 		n, err := e.db.Collection(c).CountDocuments(e.t.Context(), bson.M{})
 		if err != nil {
 			e.t.Fatal(err)

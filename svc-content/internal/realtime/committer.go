@@ -205,6 +205,7 @@ func (r *room) release(rb roomBatch) (publication, bool) {
 	r.mu.Lock()
 	r.storing--
 	r.unstored -= rb.bytes
+	r.storedCount += uint64(len(rb.pending))
 	r.signalStoredLocked()
 	if r.broken {
 		r.mu.Unlock()

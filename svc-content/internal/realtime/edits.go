@@ -26,8 +26,9 @@ type Debouncer struct {
 	mu      sync.Mutex
 	pending map[string]*pendingEdit
 	wg      sync.WaitGroup
-	// slots bounds the publishes under way: each reads its document from
-	// the store, and the editors of a busy replica fall due together.
+	// slots bounds the publishes under way: each renders its document
+	// (read from the store when it is not loaded here), and the editors
+	// of a busy replica fall due together.
 	slots chan struct{}
 }
 

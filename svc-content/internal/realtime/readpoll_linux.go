@@ -102,15 +102,36 @@ func unpoll(c *conn) {
 // ctl changes c's registration; the socket's RawConn keeps its number
 // from being closed and reused meanwhile.
 func (p *readPoller) ctl(c *conn, op int) error {
-	var err error
-	cerr := c.rd.raw.Control(func(fd uintptr) {
-		ev := syscall.EpollEvent{Events: pollEvents, Fd: int32(fd)}
-		err = syscall.EpollCtl(p.epfd, op, int(fd), &ev)
-	})
+	o := ctlOps.Get().(*ctlOp)
+	o.epfd, o.op = p.epfd, op
+	cerr := c.rd.raw.Control(o.fn)
+	err := o.err
+	*o = ctlOp{fn: o.fn}
+	ctlOps.Put(o)
 	if cerr != nil {
 		return cerr
 	}
 	return err
+}
+
+// ctlOp is one epoll_ctl for RawConn.Control, pooled with its function
+// bound once (as readOp): a socket is re-armed after every message.
+type ctlOp struct {
+	epfd, op int
+	ev       syscall.EpollEvent
+	err      error
+	fn       func(fd uintptr)
+}
+
+var ctlOps = sync.Pool{New: func() any {
+	o := &ctlOp{}
+	o.fn = o.ctl
+	return o
+}}
+
+func (o *ctlOp) ctl(fd uintptr) {
+	o.ev = syscall.EpollEvent{Events: pollEvents, Fd: int32(fd)}
+	o.err = syscall.EpollCtl(o.epfd, o.op, int(fd), &o.ev)
 }
 
 func (p *readPoller) loop() {
@@ -137,12 +158,12 @@ func (p *readPoller) loop() {
 
 // readSome reads what the socket has without waiting (EAGAIN: nothing).
 func readSome(raw syscall.RawConn, p []byte) (int, error) {
-	var n int
-	var rerr error
-	err := raw.Read(func(fd uintptr) bool {
-		n, rerr = syscall.Read(int(fd), p)
-		return true
-	})
+	op := readOps.Get().(*readOp)
+	op.p = p
+	err := raw.Read(op.fn)
+	n, rerr := op.n, op.err
+	*op = readOp{fn: op.fn}
+	readOps.Put(op)
 	if err != nil {
 		return 0, err
 	}
@@ -150,4 +171,25 @@ func readSome(raw syscall.RawConn, p []byte) (int, error) {
 		n = 0
 	}
 	return n, rerr
+}
+
+// readOp is one read system call for RawConn.Read. Its function is bound
+// once and the op pooled: a closure per read would cost allocations on
+// every message received.
+type readOp struct {
+	p   []byte
+	n   int
+	err error
+	fn  func(fd uintptr) bool
+}
+
+var readOps = sync.Pool{New: func() any {
+	op := &readOp{}
+	op.fn = op.read
+	return op
+}}
+
+func (op *readOp) read(fd uintptr) bool {
+	op.n, op.err = syscall.Read(int(fd), op.p)
+	return true
 }

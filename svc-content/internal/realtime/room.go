@@ -29,6 +29,9 @@ type room struct {
 	queued   bool // in the committer's queue
 	storing  int  // batches of this room being stored
 	unstored int  // bytes received and not yet stored (pending and storing)
+	// received and storedCount count members' updates applied and stored:
+	// the document holds nothing unstored when they are equal.
+	received, storedCount uint64
 	// stored is closed (and replaced) when a batch of the room was
 	// stored or the room failed: senders held back by maxUnstoredBytes
 	// wait for it.

@@ -94,6 +94,7 @@ func (r *room) receiveUpdate(m *member, update []byte) {
 	r.broadcastLocked(&outbound{body: eff}, m)
 	r.pending = append(r.pending, pendingUpdate{update: eff, from: m})
 	r.unstored += len(eff)
+	r.received++
 	enqueue := !r.queued
 	r.queued = true
 	r.mu.Unlock()

@@ -6,14 +6,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
-	"github.com/opencollab/backend/svc-content/internal/yjs/yjstest"
 )
 
 // The differential test: tools/yjscheck/difftrace.mjs makes random
@@ -25,21 +22,6 @@ import (
 // contents; then the same updates delivered in shuffled orders (pending
 // structs and deletes), and MergeUpdates / DiffUpdate /
 // EncodeStateVectorFromUpdate on them.
-
-// traceBatches is how many node processes generate traces, tracesPerBatch
-// how many each generates.
-// YJS_TRACES overrides tracesPerBatch (for longer local runs).
-const (
-	traceBatches   = 2
-	tracesPerBatch = 1000
-)
-
-func tracesWanted() int {
-	if n, err := strconv.Atoi(os.Getenv("YJS_TRACES")); err == nil && n > 0 {
-		return n
-	}
-	return tracesPerBatch
-}
 
 type wireTrace struct {
 	Seed     int64         `json:"seed"`
@@ -89,16 +71,7 @@ type wireStateless struct {
 
 func TestDifferentialTraces(t *testing.T) {
 	t.Parallel()
-	var wg sync.WaitGroup
-	outs := make([][]byte, traceBatches)
-	for i := range traceBatches {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i] = yjstest.Run(t, "difftrace.mjs", nil, strconv.Itoa(i+1), strconv.Itoa(tracesWanted()))
-		}()
-	}
-	wg.Wait()
+	outs, want := generateTraces(t)
 	if t.Failed() {
 		return
 	}
@@ -114,15 +87,20 @@ func TestDifferentialTraces(t *testing.T) {
 			n++
 			t.Run(strconv.FormatInt(tr.Seed, 10), func(t *testing.T) {
 				t.Parallel()
-				replayTrace(t, &tr)
-				replayShuffles(t, &tr)
-				checkStateless(t, &tr)
+				replayAll(t, &tr)
 			})
 		}
 	}
-	if n != traceBatches*tracesWanted() {
-		t.Fatalf("got %d traces, want %d", n, traceBatches*tracesWanted())
+	if n != want {
+		t.Fatalf("got %d traces, want %d", n, want)
 	}
+}
+
+// replayAll runs every check of one trace.
+func replayAll(t *testing.T, tr *wireTrace) {
+	replayTrace(t, tr)
+	replayShuffles(t, tr)
+	checkStateless(t, tr)
 }
 
 func b64(t *testing.T, s string) []byte {

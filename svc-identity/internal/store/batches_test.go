@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/store"
 )
@@ -38,7 +39,7 @@ func seedDocuments(t *testing.T, s *store.Store, ws string, ids []string) {
 }
 
 // storeWithDocuments is a recorded store with batchSize documents in ws1.
-func storeWithDocuments(t *testing.T) (*store.Store, *commandLog, []string) {
+func storeWithDocuments(t *testing.T) (*store.Store, *testenv.CommandCounter, []string) {
 	t.Helper()
 	s, log := newRecordedStore(t)
 	ids := numbered("d", batchSize)
@@ -53,7 +54,7 @@ func TestDeleteDocumentsScansABoundedNumberOfTimes(t *testing.T) {
 	seedDocuments(t, s, "ws2", ids[:1])
 	var found []string
 	var err error
-	sent := log.record(func() { found, err = s.DeleteDocuments(ctx, "ws1", "o1", append([]string{"missing"}, ids...)) })
+	sent := log.Record(func() { found, err = s.DeleteDocuments(ctx, "ws1", "o1", append([]string{"missing"}, ids...)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,8 +64,8 @@ func TestDeleteDocumentsScansABoundedNumberOfTimes(t *testing.T) {
 	}
 	// One read of the documents, one delete of their memberships, one
 	// command deleting the records by _id.
-	if len(sent.commands) != 3 || len(sent.scans) != 2 || sent.byIDWrite != batchSize {
-		t.Fatalf("sent %v, scans %v, %d writes by _id; want 3 commands, 2 scans, %d by _id", sent.commands, sent.scans, sent.byIDWrite, batchSize)
+	if len(sent.Names()) != 3 || len(sent.Scans()) != 2 || sent.ByIDWrites() != batchSize {
+		t.Fatalf("sent %v, scans %v, %d writes by _id; want 3 commands, 2 scans, %d by _id", sent.Names(), sent.Scans(), sent.ByIDWrites(), batchSize)
 	}
 	left, err := s.GetDocuments(ctx, "ws1", "o1", ids)
 	if err != nil || len(left) > 0 {
@@ -95,7 +96,7 @@ func TestDeleteOrganizationsScansEachCollectionOnce(t *testing.T) {
 	seedDocuments(t, s, "ws1", []string{"d1"})
 	var found []string
 	var err error
-	sent := log.record(func() { found, err = s.DeleteOrganizations(ctx, "ws1", append(orgs, "missing")) })
+	sent := log.Record(func() { found, err = s.DeleteOrganizations(ctx, "ws1", append(orgs, "missing")) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +107,8 @@ func TestDeleteOrganizationsScansEachCollectionOnce(t *testing.T) {
 	}
 	// One read of the organizations, one delete in each of the five
 	// collections of what they hold, one command deleting the records by _id.
-	if len(sent.commands) != 7 || len(sent.scans) != 6 || sent.byIDWrite != batchSize {
-		t.Fatalf("sent %v, scans %v, %d writes by _id; want 7 commands, 6 scans, %d by _id", sent.commands, sent.scans, sent.byIDWrite, batchSize)
+	if len(sent.Names()) != 7 || len(sent.Scans()) != 6 || sent.ByIDWrites() != batchSize {
+		t.Fatalf("sent %v, scans %v, %d writes by _id; want 7 commands, 6 scans, %d by _id", sent.Names(), sent.Scans(), sent.ByIDWrites(), batchSize)
 	}
 	if _, err := s.GetDocument(ctx, "ws1", "o1", "d1"); err != identity.ErrNotFound {
 		t.Fatalf("a document of a deleted organization: %v", err)
@@ -129,14 +130,14 @@ func TestUpdateDocumentsWritesByIDInOneCommand(t *testing.T) {
 	}
 	var missing []string
 	var err error
-	sent := log.record(func() {
+	sent := log.Record(func() {
 		missing, err = s.UpdateDocuments(ctx, "ws1", "o1", append(ins, identity.DocumentInput{ID: "missing"}), 5)
 	})
 	if err != nil || !slices.Equal(missing, []string{"missing"}) {
 		t.Fatalf("UpdateDocuments = %v, %v; want [missing]", missing, err)
 	}
-	if len(sent.commands) != 2 || len(sent.scans) != 1 || sent.byIDWrite != batchSize {
-		t.Fatalf("sent %v, scans %v, %d writes by _id; want a read and one update command of %d statements", sent.commands, sent.scans, sent.byIDWrite, batchSize)
+	if len(sent.Names()) != 2 || len(sent.Scans()) != 1 || sent.ByIDWrites() != batchSize {
+		t.Fatalf("sent %v, scans %v, %d writes by _id; want a read and one update command of %d statements", sent.Names(), sent.Scans(), sent.ByIDWrites(), batchSize)
 	}
 	got, err := s.GetDocuments(ctx, "ws1", "o1", ids)
 	if err != nil || len(got) != len(ids) {
@@ -147,8 +148,8 @@ func TestUpdateDocumentsWritesByIDInOneCommand(t *testing.T) {
 			t.Fatalf("document %s = %+v", d.ID, d)
 		}
 	}
-	retry := log.record(func() { _, err = s.UpdateDocuments(ctx, "ws1", "o1", ins, 6) })
-	if err != nil || len(retry.commands) != 1 {
-		t.Fatalf("the same update again sent %v (%v); want the read only", retry.commands, err)
+	retry := log.Record(func() { _, err = s.UpdateDocuments(ctx, "ws1", "o1", ins, 6) })
+	if err != nil || len(retry.Names()) != 1 {
+		t.Fatalf("the same update again sent %v (%v); want the read only", retry.Names(), err)
 	}
 }

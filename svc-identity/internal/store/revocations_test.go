@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/store"
 )
@@ -14,7 +15,7 @@ import (
 func TestSaveRevocationsIsOneCommandPerChunk(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	db, commands := countedDB(t)
+	db, commands := testenv.CountingMongo(t)
 	s := store.NewRevocations(db)
 	ensured(t, s.EnsureIndexes)
 	batch := func(n int, at int64) []identity.Revocation {
@@ -24,17 +25,17 @@ func TestSaveRevocationsIsOneCommandPerChunk(t *testing.T) {
 		}
 		return rs
 	}
-	commands.take()
+	commands.Take()
 	if err := s.SaveRevocations(ctx, "ws", batch(200, 1000)); err != nil {
 		t.Fatal(err)
 	}
-	if got := commands.take(); got["insert"] != 1 || len(got) != 1 {
+	if got := commands.Take().Counts(); got["insert"] != 1 || len(got) != 1 {
 		t.Fatalf("commands of 200 new revocations: %v, want one insert", got)
 	}
 	if err := s.SaveRevocations(ctx, "ws", batch(250, 2000)); err != nil {
 		t.Fatal(err)
 	}
-	if got := commands.take(); got["insert"] != 1 || got["update"] != 1 || len(got) != 2 {
+	if got := commands.Take().Counts(); got["insert"] != 1 || got["update"] != 1 || len(got) != 2 {
 		t.Fatalf("commands of 200 stored and 50 new revocations: %v, want one insert and one update", got)
 	}
 	for _, user := range []string{"u000", "u199", "u249"} {

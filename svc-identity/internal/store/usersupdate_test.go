@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 	"github.com/opencollab/backend/svc-identity/internal/store"
 )
@@ -15,7 +16,7 @@ import (
 // sends no update.
 func TestUsersUpdateWritesChangedDocumentsByIDInOneCommand(t *testing.T) {
 	t.Parallel()
-	db, commands := countedDB(t)
+	db, commands := testenv.CountingMongo(t)
 	ctx := t.Context()
 	s := store.New(db)
 	ensured(t, s.EnsureIndexes)
@@ -41,14 +42,14 @@ func TestUsersUpdateWritesChangedDocumentsByIDInOneCommand(t *testing.T) {
 		profiles[i].Name = &name
 	}
 	for round := range 2 {
-		commands.take()
+		commands.Take()
 		if err := s.SaveUsers(ctx, "ws", profiles, int64(2+round)); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.SetMembershipRoles(ctx, "ws", orgMembership(""), ids, identity.RoleViewer); err != nil {
 			t.Fatal(err)
 		}
-		got := commands.take()
+		got := commands.Take().Counts()
 		wantUpdates := map[int]int{0: 2, 1: 0}[round] // profiles, then roles; then nothing
 		if got["find"] != 2 || got["update"] != wantUpdates || got["insert"] != 0 {
 			t.Errorf("round %d: commands %v, want 2 finds and %d updates", round, got, wantUpdates)

@@ -24,6 +24,9 @@ type Judgment struct {
 	ID, Org, Topic, Decision, Document, Reviewer string
 	AgeDays                                      int
 	Reasoning, Content                           string
+	// Annotation is the annotation thread; the corpus has none (its
+	// grammar has no field for it), tests set it.
+	Annotation string
 }
 
 // Case is one labelled query.

@@ -9,13 +9,14 @@ import (
 )
 
 // Floors of the quality gate: what the hybrid mode measures (README,
-// Memory), minus a little. The suggest goal (GoalSuggest) is met; the
-// recall goal (GoalRecall5) is not, with the built-in embedder on this
-// set. The gate keeps the figures from sliding back and fails on any leak
+// Memory: recall@5 0.929, MRR 0.986, suggest 0.921), minus a little. Both
+// goals (GoalRecall5, GoalSuggest) are met on the whole set with the
+// built-in embedder; the held-out test split alone reaches recall@5 0.885.
+// The gate keeps the figures from sliding back and fails on any leak
 // across organizations. EVAL_GOALS=1 asserts the goals themselves.
 const (
-	floorRecall5 = 0.86
-	floorMRR     = 0.97
+	floorRecall5 = 0.92
+	floorMRR     = 0.98
 	floorSuggest = 0.90
 )
 

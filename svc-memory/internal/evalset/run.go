@@ -44,6 +44,8 @@ type Metrics struct {
 	ByCategory map[string]*Metrics
 	ByFile     map[string]*Metrics
 	BySplit    map[string]*Metrics
+	// DevByCategory is ByCategory over the dev split only.
+	DevByCategory map[string]*Metrics
 	// Failures are the failed cases of the dev split; TestFailures those
 	// of the test split (not to be looked at while tuning).
 	Failures     []string
@@ -55,6 +57,28 @@ type Options struct {
 	// Thesaurus turns on the lexical index's WordNet thesaurus
 	// (lexical.WithThesaurus).
 	Thesaurus bool
+	// Documents replaces the corpus's document ids, to measure what the
+	// document links (memory's judgment links) rest on: DocumentsPerOrg
+	// puts every judgment of an organization on one document (a document
+	// that carries every point), DocumentsPerJudgment each on its own.
+	Documents string
+}
+
+// Options.Documents values; "" keeps the corpus's documents.
+const (
+	DocumentsPerOrg      = "organization"
+	DocumentsPerJudgment = "judgment"
+)
+
+// documentOf is j's document under opt.Documents.
+func documentOf(j Judgment, opt Options) string {
+	switch opt.Documents {
+	case DocumentsPerOrg:
+		return j.Org
+	case DocumentsPerJudgment:
+		return j.ID
+	}
+	return j.Document
 }
 
 // Run builds the memory service for mode (memory.RetrievalHybrid, Vector
@@ -70,14 +94,19 @@ func RunWith(ctx context.Context, set *Set, mode string, opt Options) (*Metrics,
 	if err != nil {
 		return nil, err
 	}
-	m := &Metrics{Mode: mode, ByCategory: map[string]*Metrics{}, ByFile: map[string]*Metrics{}, BySplit: map[string]*Metrics{}}
+	m := &Metrics{Mode: mode, ByCategory: map[string]*Metrics{}, ByFile: map[string]*Metrics{},
+		BySplit: map[string]*Metrics{}, DevByCategory: map[string]*Metrics{}}
 	for _, c := range set.Cases {
-		if err := runCase(ctx, svc, set, c, m, part(m.ByCategory, c.Category), part(m.ByFile, c.File), part(m.BySplit, c.Split)); err != nil {
+		parts := []*Metrics{part(m.ByCategory, c.Category), part(m.ByFile, c.File), part(m.BySplit, c.Split)}
+		if c.Split == SplitDev {
+			parts = append(parts, part(m.DevByCategory, c.Category))
+		}
+		if err := runCase(ctx, svc, set, c, m, parts...); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", c.File, c.Line, err)
 		}
 	}
 	m.finish()
-	for _, parts := range []map[string]*Metrics{m.ByCategory, m.ByFile, m.BySplit} {
+	for _, parts := range []map[string]*Metrics{m.ByCategory, m.ByFile, m.BySplit, m.DevByCategory} {
 		for _, p := range parts {
 			p.finish()
 		}
@@ -111,7 +140,7 @@ func newService(ctx context.Context, set *Set, mode string, opt Options) (*memor
 	})
 	for _, j := range set.Judgments {
 		_, _, err := st.SaveJudgment(ctx, Workspace, judgment.Judgment{
-			RecordID: j.ID, OrganizationID: j.Org, DocumentID: j.Document, Decision: j.Decision,
+			RecordID: j.ID, OrganizationID: j.Org, DocumentID: documentOf(j, opt), AnnotationID: j.Annotation, Decision: j.Decision,
 			Reasoning: j.Reasoning, Content: j.Content, Confidence: 1, ContentType: judgment.DefaultContentType,
 			JudgeType: judgment.JudgeHuman, Reviewer: judgment.User{UserID: j.Reviewer, Name: j.Reviewer},
 			CreatedAt: now.Add(-time.Duration(j.AgeDays) * 24 * time.Hour).UnixMilli(),

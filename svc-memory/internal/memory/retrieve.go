@@ -86,33 +86,9 @@ type scored struct {
 	// matched and words are the lexical leg's lexical.Hit.Matched and
 	// Words (0 when it did not return the judgment).
 	matched, words int
-}
-
-// evidence reports whether a judgment is, in absolute terms, a match on
-// its own: its cosine and lexical coverage, as shares of MinSimilarity
-// and MinCoverage, add up to bestLevel, and it shares at least two words
-// with the query. Only the best match must be; a word in common ("the new
-// header" for "the new screenshots") is not enough.
-func (s *Service) evidence(sc scored) bool {
-	return s.evidenceLevel(sc) >= bestLevel && s.severalWords(sc)
-}
-
-// severalWords: with the lexical leg on, evidence rests on at least two
-// of the query's words (a one-word query: that word); one shared word,
-// however rare, is how unrelated texts meet ("vacation days" and "60
-// days notice").
-func (s *Service) severalWords(sc scored) bool {
-	if s.Retrieval == RetrievalVector || s.Lexical == nil {
-		return true
-	}
-	return sc.matched >= min(2, max(sc.words, 1))
-}
-
-// evidenceLevel is how much evidence a judgment other than the best
-// brings: its cosine as a share of MinSimilarity plus its coverage as a
-// share of MinCoverage (partial evidence from both legs adds up).
-func (s *Service) evidenceLevel(sc scored) float64 {
-	return max(sc.cos, 0)/s.MinSimilarity + sc.cov/s.MinCoverage
+	// payload is the judgment's index payload (its document and
+	// annotation link it to others).
+	payload vector.Payload
 }
 
 // fields returns the lexical field weights of the index searched.
@@ -132,8 +108,9 @@ func (s *Service) fields(content bool) lexical.Weights {
 // deciding the same point in other words are found through the one that
 // matched), the second round counting prfWeight of the first in the
 // ranking (rel) but not in relevance (match, from the query alone: the
-// expansion must not turn a shared common word into precedent). The result
-// is joined with the store (a hit whose judgment is gone is dropped).
+// expansion must not turn a shared common word into precedent); then the
+// judgments linked to the best ones are pulled up (link). The result is
+// joined with the store (a hit whose judgment is gone is dropped).
 func (s *Service) retrieve(ctx context.Context, ws string, content bool, text string, f Filter, limit int) ([]scored, error) {
 	first, err := s.fuse(ctx, ws, content, text, f, limit)
 	if err != nil || len(first.order) == 0 {
@@ -142,48 +119,33 @@ func (s *Service) retrieve(ctx context.Context, ws string, content bool, text st
 	if !s.evidence(*first.cands[first.order[0]]) {
 		return s.join(ctx, ws, first, limit)
 	}
-	expansion, err := s.expansion(ctx, ws, content, first)
-	if err != nil || expansion == "" {
-		return s.join(ctx, ws, first, limit)
-	}
-	second, err := s.fuse(ctx, ws, content, text+"\n"+expansion, f, limit)
+	seeds, err := s.seeds(ctx, ws, first)
 	if err != nil {
 		return nil, err
 	}
-	for _, id := range second.order {
-		c2 := second.cands[id]
-		c := first.get(id)
-		c.rel = max(c.rel, prfWeight*c2.rel)
+	if expansion := expansionOf(seeds, content); expansion != "" {
+		second, err := s.fuse(ctx, ws, content, text+"\n"+expansion, f, limit)
+		if err != nil {
+			return nil, err
+		}
+		first.merge(second)
 	}
+	s.link(ws, first, seeds, f.vector(ws))
 	return s.join(ctx, ws, first, limit)
 }
 
-// expansion is the text of the best first-round judgments that are
-// evidence on their own (at most prfDocs): what the query found in the
-// words of the judgments themselves.
-func (s *Service) expansion(ctx context.Context, ws string, content bool, first *candidates) (string, error) {
-	var ids []string
-	for _, id := range first.order[:min(len(first.order), prfDocs)] {
-		if len(ids) > 0 && !s.evidence(*first.cands[id]) {
-			break
-		}
-		if rid, ok := recordIDOf(ws, id); ok {
-			ids = append(ids, rid)
-		}
-	}
-	top, err := s.Store.FindByIDs(ctx, ws, ids)
-	if err != nil {
-		return "", err
-	}
-	texts := make([]string, 0, len(top))
-	for _, j := range top {
+// expansionOf is the text of the seeds: what the query found in the words
+// of the judgments themselves.
+func expansionOf(seeds []Stored, content bool) string {
+	texts := make([]string, 0, len(seeds))
+	for _, j := range seeds {
 		if content {
 			texts = append(texts, j.ContentText())
 		} else {
 			texts = append(texts, j.ReviewText())
 		}
 	}
-	return strings.Join(texts, "\n"), nil
+	return strings.Join(texts, "\n")
 }
 
 // candidates are one retrieval round's fused candidates by point id, in
@@ -191,6 +153,18 @@ func (s *Service) expansion(ctx context.Context, ws string, content bool, first 
 type candidates struct {
 	cands map[string]*scored
 	order []string
+}
+
+// merge takes the expanded query's round at prfWeight of its scores.
+func (cs *candidates) merge(second *candidates) {
+	for _, id := range second.order {
+		c2 := second.cands[id]
+		c := cs.get(id)
+		c.rel = max(c.rel, prfWeight*c2.rel)
+		if c.payload == (vector.Payload{}) {
+			c.payload = c2.payload
+		}
+	}
 }
 
 func (cs *candidates) get(id string) *scored {
@@ -217,6 +191,7 @@ func (s *Service) fuse(ctx context.Context, ws string, content bool, text string
 		lo, hi := scoreRange(hits)
 		for _, h := range hits {
 			c := cs.get(h.ID)
+			c.payload = h.Payload
 			c.cos = float64(h.Score)
 			c.rel += s.share(true) * normalise(c.cos, lo, hi)
 			if noise := s.MinSimilarity / 2; hi > noise {
@@ -228,6 +203,7 @@ func (s *Service) fuse(ctx context.Context, ws string, content bool, text string
 		hits := s.Lexical.Search(text, vf, depth, s.fields(content))
 		for _, h := range hits {
 			c := cs.get(h.ID)
+			c.payload = h.Payload
 			c.cov = h.Coverage
 			c.matched, c.words = h.Matched, h.Words
 			c.rel += s.share(false) * h.Score / hits[0].Score * coordination(h)
@@ -296,94 +272,4 @@ func normalise(x, lo, hi float64) float64 {
 		return 1
 	}
 	return (x - lo) / (hi - lo)
-}
-
-// join reads the best limit candidates from the store, normalises rel to
-// the best one and sets the reported score.
-func (s *Service) join(ctx context.Context, ws string, cs *candidates, limit int) ([]scored, error) {
-	if cs == nil {
-		return nil, nil
-	}
-	cands := cs.cands
-	order := slices.Clone(cs.order)
-	slices.SortStableFunc(order, func(a, b string) int {
-		return -cmpFloat(cands[a].rel, cands[b].rel)
-	})
-	order = order[:min(len(order), limit)]
-	ids := make([]string, 0, len(order))
-	for _, id := range order {
-		if rid, ok := recordIDOf(ws, id); ok {
-			ids = append(ids, rid)
-		}
-	}
-	stored, err := s.Store.FindByIDs(ctx, ws, ids)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]Stored, len(stored))
-	for _, j := range stored {
-		byID[j.RecordID] = j
-	}
-	out := make([]scored, 0, len(order))
-	for _, id := range order {
-		rid, _ := recordIDOf(ws, id)
-		if j, ok := byID[rid]; ok {
-			c := *cands[id]
-			c.Stored = j
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	best := out[0].rel
-	strength := math.Max(math.Max(out[0].cos, 0), out[0].cov)
-	for i := range out {
-		if best > 0 {
-			out[i].rel /= best
-		}
-		out[i].score = out[i].rel * strength
-	}
-	return out, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// relevant keeps the judgments that are evidence for the query. The best
-// match must be evidence on its own (evidence: both legs' shares adding
-// up, on two of the query's words): otherwise nothing is relevant. The others are
-// kept when they have supportFloor of that evidence themselves (cosine and
-// coverage shares adding up) and score at least relativeFloor of the best
-// (scored.match), so the threshold follows each query's best evidence
-// instead of a fixed cosine; vectorOnlyFloor when the judgment shares no
-// word with the query (floorOf).
-func (s *Service) relevant(found []scored) []scored {
-	if len(found) == 0 || !s.evidence(found[0]) {
-		return nil
-	}
-	var out []scored
-	for _, sc := range found {
-		if sc.match >= s.floorOf(sc) && s.evidenceLevel(sc) >= supportFloor {
-			out = append(out, sc)
-		}
-	}
-	return out
-}
-
-// floorOf is the share of the best evidence (scored.match) a judgment
-// other than the best needs: relativeFloor, or vectorOnlyFloor when the
-// lexical leg is on and found none of the query's words in it.
-func (s *Service) floorOf(sc scored) float64 {
-	if s.Retrieval != RetrievalVector && s.Lexical != nil && sc.matched == 0 {
-		return vectorOnlyFloor
-	}
-	return relativeFloor
 }

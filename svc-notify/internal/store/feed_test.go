@@ -43,12 +43,22 @@ func TestUserFeedPages(t *testing.T) {
 			t.Parallel()
 			s := newStore(t)
 			s.SetPointReads(point)
-			testUserFeedPages(t, s)
+			limits := []int{100, 7, 1}
+			if !point {
+				// Paging is the same code in both modes; only how a batch
+				// of entries is read differs. The $in read is what limits
+				// 100 and 7 exercise (many ids in one read, answered in
+				// the database's order); limit 1 would add 205 reads of
+				// two ids, each a full scan on FerretDB (~15 s of CPU),
+				// proving nothing the point-reads walk does not.
+				limits = limits[:2]
+			}
+			testUserFeedPages(t, s, limits)
 		})
 	}
 }
 
-func testUserFeedPages(t *testing.T, s *store.Mongo) {
+func testUserFeedPages(t *testing.T, s *store.Mongo, limits []int) {
 	// 205 notifications for u1 span three feed pages (of 100 entries);
 	// some in between are not u1's.
 	var want []string
@@ -60,7 +70,7 @@ func testUserFeedPages(t *testing.T, s *store.Mongo) {
 		}
 		want = append([]string{id}, want...)
 	}
-	for _, limit := range []int{100, 7, 1} {
+	for _, limit := range limits {
 		if got := feed(t, s, "ws1", "u1", limit); !slices.Equal(got, want) {
 			t.Fatalf("limit %d: walked %d ids, want %d newest first without gaps", limit, len(got), len(want))
 		}

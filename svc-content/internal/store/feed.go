@@ -1,4 +1,4 @@
-package annotations
+package store
 
 import (
 	"cmp"
@@ -12,9 +12,10 @@ import (
 
 	"github.com/opencollab/backend/pkg/keylock"
 	"github.com/opencollab/backend/pkg/mongodb"
+	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
-// mongoFeed keeps the user feeds (feed.go) as documents read and written
+// Feed keeps the user feeds (annotations.FeedStore) as documents read and written
 // by exact _id only. FerretDB (the embedded store) pushes only an exact
 // {_id: v} filter down to SQLite and scans the whole collection for
 // anything else, indexes or not; so a keyset range over an index would
@@ -25,7 +26,7 @@ import (
 //   - bucket "b[ws,org,user,kind,n]"   {entries: [{seq, a, k}]}: entries with
 //     seq in [n*feedBucket, (n+1)*feedBucket), a = annotationId, k = row key
 //   - row   "r[ws,annotationId,k]"     {seq}: where a row's entry lives
-type mongoFeed struct {
+type Feed struct {
 	heads *mongo.Collection // heads and buckets
 	rows  *mongo.Collection
 	locks keylock.Stripes // heads and buckets, never held with another lock of this store
@@ -46,8 +47,8 @@ func feedEntry(seq int64, annotationID, key string) bson.D {
 	return bson.D{{Key: "seq", Value: seq}, {Key: "a", Value: annotationID}, {Key: "k", Value: key}}
 }
 
-// Add puts rows into their users' feeds (see feedStore).
-func (m *mongoFeed) Add(ctx context.Context, rows []feedItem) error {
+// Add puts rows into their users' feeds (see annotations.FeedStore).
+func (m *Feed) Add(ctx context.Context, rows []annotations.FeedItem) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -59,13 +60,13 @@ func (m *mongoFeed) Add(ctx context.Context, rows []feedItem) error {
 	var order []string
 	fresh := map[string]bool{}
 	for i, row := range rows {
-		r, _ := parseFeedRow(row.key)
-		id := bucketID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind, seqs[i]/feedBucket)
+		r, _ := annotations.ParseFeedRow(row.Key)
+		id := bucketID(row.Annotation.WorkspaceID, row.Annotation.OrganizationID, r.User, r.Kind, seqs[i]/feedBucket)
 		if byBucket[id] == nil {
 			order = append(order, id)
-			fresh[id] = started[headID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind)]
+			fresh[id] = started[headID(row.Annotation.WorkspaceID, row.Annotation.OrganizationID, r.User, r.Kind)]
 		}
-		byBucket[id] = append(byBucket[id], feedEntry(seqs[i], row.a.AnnotationID, row.key))
+		byBucket[id] = append(byBucket[id], feedEntry(seqs[i], row.Annotation.AnnotationID, row.Key))
 	}
 	return m.fillBuckets(ctx, order, byBucket, fresh)
 }
@@ -74,7 +75,7 @@ func (m *mongoFeed) Add(ctx context.Context, rows []feedItem) error {
 // step started are new (heads are never deleted, and a bucket is only
 // written after its head), so they go in one insert; any other bucket, or
 // one the insert finds taken after all, gets its own $addToSet.
-func (m *mongoFeed) fillBuckets(ctx context.Context, ids []string, entries map[string][]any, fresh map[string]bool) error {
+func (m *Feed) fillBuckets(ctx context.Context, ids []string, entries map[string][]any, fresh map[string]bool) error {
 	var update []string
 	var create []string
 	var docs []any
@@ -110,15 +111,15 @@ func (m *mongoFeed) fillBuckets(ctx context.Context, ids []string, entries map[s
 // allocateSeqs returns each row's sequence number: the one its row document
 // holds, or a new one from its feed's head. started holds the heads this
 // step created.
-func (m *mongoFeed) allocateSeqs(ctx context.Context, rows []feedItem) (seqs []int64, started map[string]bool, err error) {
+func (m *Feed) allocateSeqs(ctx context.Context, rows []annotations.FeedItem) (seqs []int64, started map[string]bool, err error) {
 	groups := map[string][]int{} // head id → indexes into rows
 	var heads []string
 	for i, row := range rows {
-		r, err := parseFeedRow(row.key)
+		r, err := annotations.ParseFeedRow(row.Key)
 		if err != nil {
 			return nil, nil, err
 		}
-		h := headID(row.a.WorkspaceID, row.a.OrganizationID, r.user, r.kind)
+		h := headID(row.Annotation.WorkspaceID, row.Annotation.OrganizationID, r.User, r.Kind)
 		if groups[h] == nil {
 			heads = append(heads, h)
 		}
@@ -149,7 +150,7 @@ func (m *mongoFeed) allocateSeqs(ctx context.Context, rows []feedItem) (seqs []i
 // (upserting); several are first inserted with one command, so a request
 // that starts many feeds (a new author on every comment) costs one insert
 // rather than a step per feed, and only the heads that exist get an $inc.
-func (m *mongoFeed) stepHeads(ctx context.Context, heads []string, counts []int64) ([]int64, map[string]bool, error) {
+func (m *Feed) stepHeads(ctx context.Context, heads []string, counts []int64) ([]int64, map[string]bool, error) {
 	lasts := make([]int64, len(heads))
 	started := map[string]bool{}
 	existing := []int{0}
@@ -181,10 +182,10 @@ func (m *mongoFeed) stepHeads(ctx context.Context, heads []string, counts []int6
 
 // keepRowSeqs inserts the row documents that record each row's sequence
 // number; a row that has one already (a retry) keeps it, in seqs too.
-func (m *mongoFeed) keepRowSeqs(ctx context.Context, rows []feedItem, seqs []int64) error {
+func (m *Feed) keepRowSeqs(ctx context.Context, rows []annotations.FeedItem, seqs []int64) error {
 	docs := make([]any, len(rows))
 	for i, row := range rows {
-		docs[i] = bson.M{"_id": rowDocID(row.a.WorkspaceID, row.a.AnnotationID, row.key), "seq": seqs[i]}
+		docs[i] = bson.M{"_id": rowDocID(row.Annotation.WorkspaceID, row.Annotation.AnnotationID, row.Key), "seq": seqs[i]}
 	}
 	taken, err := insertNew(ctx, m.rows, docs)
 	if err != nil {
@@ -199,7 +200,7 @@ func (m *mongoFeed) keepRowSeqs(ctx context.Context, rows []feedItem, seqs []int
 }
 
 // bumpHead adds n to a feed head and returns the new last sequence number.
-func (m *mongoFeed) bumpHead(ctx context.Context, id string, n int64) (int64, error) {
+func (m *Feed) bumpHead(ctx context.Context, id string, n int64) (int64, error) {
 	defer m.locks.Lock(id)()
 	var head struct {
 		Seq int64 `bson:"seq"`
@@ -213,7 +214,7 @@ func (m *mongoFeed) bumpHead(ctx context.Context, id string, n int64) (int64, er
 }
 
 // rowSeq is the sequence number of a row document (0 when it has none).
-func (m *mongoFeed) rowSeq(ctx context.Context, id string) (int64, error) {
+func (m *Feed) rowSeq(ctx context.Context, id string) (int64, error) {
 	var row struct {
 		Seq int64 `bson:"seq"`
 	}
@@ -228,8 +229,8 @@ func (m *mongoFeed) rowSeq(ctx context.Context, id string) (int64, error) {
 }
 
 // Remove takes row key of annotation a out of its feed.
-func (m *mongoFeed) Remove(ctx context.Context, a *Annotation, key string) error {
-	r, err := parseFeedRow(key)
+func (m *Feed) Remove(ctx context.Context, a *annotations.Annotation, key string) error {
+	r, err := annotations.ParseFeedRow(key)
 	if err != nil {
 		return err
 	}
@@ -238,7 +239,7 @@ func (m *mongoFeed) Remove(ctx context.Context, a *Annotation, key string) error
 	if err != nil || seq == 0 {
 		return err
 	}
-	id := bucketID(a.WorkspaceID, a.OrganizationID, r.user, r.kind, seq/feedBucket)
+	id := bucketID(a.WorkspaceID, a.OrganizationID, r.User, r.Kind, seq/feedBucket)
 	unlock := m.locks.Lock(id)
 	_, err = m.heads.UpdateOne(ctx, bson.M{"_id": id}, bson.M{"$pull": bson.M{"entries": feedEntry(seq, a.AnnotationID, key)}})
 	unlock()
@@ -260,7 +261,7 @@ type entryDoc struct {
 
 // Page reads up to n entries after sequence number `after`, bucket by
 // bucket (each an exact _id read), in sequence order.
-func (m *mongoFeed) Page(ctx context.Context, q UserDataQuery, kind string, after int64, n int) ([]entry, error) {
+func (m *Feed) Page(ctx context.Context, q annotations.UserDataQuery, kind string, after int64, n int) ([]annotations.FeedEntry, error) {
 	var head struct {
 		Seq int64 `bson:"seq"`
 	}
@@ -271,7 +272,7 @@ func (m *mongoFeed) Page(ctx context.Context, q UserDataQuery, kind string, afte
 	if err != nil {
 		return nil, fmt.Errorf("read feed head: %w", err)
 	}
-	var out []entry
+	var out []annotations.FeedEntry
 	for b := (after + 1) / feedBucket; b*feedBucket <= head.Seq && len(out) < n; b++ {
 		var bucket struct {
 			Entries []entryDoc `bson:"entries"`
@@ -286,7 +287,7 @@ func (m *mongoFeed) Page(ctx context.Context, q UserDataQuery, kind string, afte
 		slices.SortFunc(bucket.Entries, func(x, y entryDoc) int { return cmp.Compare(x.Seq, y.Seq) })
 		for _, e := range bucket.Entries {
 			if e.Seq > after && len(out) < n {
-				out = append(out, entry(e))
+				out = append(out, annotations.FeedEntry(e))
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package annotations
+package store
 
 import (
 	"context"
@@ -16,17 +16,11 @@ import (
 	"github.com/opencollab/backend/pkg/pagetoken"
 )
 
-// pageTokens keeps get cursors behind opaque tokens bound to the workspace
-// and the query (*pagetoken.Store satisfies it).
-type pageTokens interface {
-	Save(ctx context.Context, workspaceID, queryKey, cursor string) (string, error)
-	Load(ctx context.Context, workspaceID, queryKey, token string) (string, error)
-}
-
-// storedPageTokens is the fallback used until WithPageTokens provides the
-// Redis store: the same contract on a collection, expired by a stored
+// PageTokens is the fallback annotations.PageTokenStore used until the
+// service is handed the Redis store (pkg/pagetoken): the same contract on a
+// collection, expired by a stored
 // expiresAt (FerretDB has no TTL indexes) and swept when tokens are saved.
-type storedPageTokens struct {
+type PageTokens struct {
 	coll *mongo.Collection
 	now  func() time.Time
 }
@@ -39,13 +33,14 @@ type storedToken struct {
 	ExpiresAt time.Time `bson:"expiresAt"`
 }
 
-func (p *storedPageTokens) ensureIndexes(ctx context.Context) error {
+// EnsureIndexes creates the index the sweep of expired tokens runs on.
+func (p *PageTokens) EnsureIndexes(ctx context.Context) error {
 	return mongodb.EnsureIndexes(ctx, p.coll, mongo.IndexModel{
 		Keys: bson.D{{Key: "expiresAt", Value: 1}}, Options: options.Index().SetName("expiresAt"),
 	})
 }
 
-func (p *storedPageTokens) Save(ctx context.Context, ws, queryKey, cursor string) (string, error) {
+func (p *PageTokens) Save(ctx context.Context, ws, queryKey, cursor string) (string, error) {
 	var raw [18]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return "", fmt.Errorf("page token: %w", err)
@@ -62,7 +57,7 @@ func (p *storedPageTokens) Save(ctx context.Context, ws, queryKey, cursor string
 	return t.Token, nil
 }
 
-func (p *storedPageTokens) Load(ctx context.Context, ws, queryKey, token string) (string, error) {
+func (p *PageTokens) Load(ctx context.Context, ws, queryKey, token string) (string, error) {
 	var t storedToken
 	err := p.coll.FindOne(ctx, bson.M{"_id": token}).Decode(&t)
 	if mongodb.IsNotFound(err) || (err == nil && p.now().After(t.ExpiresAt)) {

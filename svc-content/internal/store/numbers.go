@@ -1,4 +1,4 @@
-package annotations
+package store
 
 import (
 	"context"
@@ -11,10 +11,12 @@ import (
 
 	"github.com/opencollab/backend/pkg/keylock"
 	"github.com/opencollab/backend/pkg/mongodb"
+	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
-// mongoCounters keeps one annotation-number counter per document.
-type mongoCounters struct {
+// Numbers keeps one annotation-number counter per document
+// (annotations.NumberStore).
+type Numbers struct {
 	coll  *mongo.Collection
 	locks keylock.Stripes // the embedded store's $inc is read-then-write
 }
@@ -31,7 +33,7 @@ func counterID(ws, orgID, docID string) string {
 // (created at n) and returns its new value: the caller owns the n numbers
 // up to it. Two first-time upserts may race on the _id; the loser simply
 // runs again and finds the document.
-func (m *mongoCounters) Reserve(ctx context.Context, sc Scope, n int64) (int64, error) {
+func (m *Numbers) Reserve(ctx context.Context, sc annotations.Scope, n int64) (int64, error) {
 	ws, orgID, docID := sc.WorkspaceID, sc.OrganizationID, sc.DocumentID
 	key := counterID(ws, orgID, docID)
 	defer m.locks.Lock(key)()
@@ -58,7 +60,7 @@ func (m *mongoCounters) Reserve(ctx context.Context, sc Scope, n int64) (int64, 
 
 // Move carries a document's annotation counter to its new id so
 // numbers stay unique after a migration; idempotent.
-func (m *mongoCounters) Move(ctx context.Context, sc Scope, newDocID string) error {
+func (m *Numbers) Move(ctx context.Context, sc annotations.Scope, newDocID string) error {
 	ws, orgID, oldDocID := sc.WorkspaceID, sc.OrganizationID, sc.DocumentID
 	var old struct {
 		Seq int64 `bson:"seq"`

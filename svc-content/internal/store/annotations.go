@@ -1,8 +1,7 @@
-package annotations
+package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -10,10 +9,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/pkg/mongodb"
+	"github.com/opencollab/backend/svc-content/internal/annotations"
 )
 
-// mongoAnnotations keeps annotations as annotationDocs in one collection.
-type mongoAnnotations struct {
+// Annotations keeps annotations as annotationDocs in one collection
+// (annotations.AnnotationStore).
+type Annotations struct {
 	coll *mongo.Collection
 	// singleWriter: the database is FerretDB (the embedded store, one
 	// process), which serves only exact _id filters from an index. The
@@ -24,7 +25,7 @@ type mongoAnnotations struct {
 	singleWriter bool
 }
 
-func (m *mongoAnnotations) EnsureIndexes(ctx context.Context) error {
+func (m *Annotations) EnsureIndexes(ctx context.Context) error {
 	ferret, err := mongodb.IsFerretDB(ctx, m.coll.Database())
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func (m *mongoAnnotations) EnsureIndexes(ctx context.Context) error {
 	)
 }
 
-func (m *mongoAnnotations) Exists(ctx context.Context, ws, id string) (bool, error) {
+func (m *Annotations) Exists(ctx context.Context, ws, id string) (bool, error) {
 	err := m.coll.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)},
 		options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
 	if mongodb.IsNotFound(err) {
@@ -52,11 +53,11 @@ func (m *mongoAnnotations) Exists(ctx context.Context, ws, id string) (bool, err
 	return true, nil
 }
 
-func (m *mongoAnnotations) Load(ctx context.Context, ws, id string) (*Annotation, error) {
+func (m *Annotations) Load(ctx context.Context, ws, id string) (*annotations.Annotation, error) {
 	var d annotationDoc
 	err := m.coll.FindOne(ctx, bson.M{"_id": annotationKey(ws, id)}).Decode(&d)
 	if mongodb.IsNotFound(err) {
-		return nil, errNoAnnotation
+		return nil, annotations.ErrNoAnnotation
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read annotation: %w", err)
@@ -64,7 +65,7 @@ func (m *mongoAnnotations) Load(ctx context.Context, ws, id string) (*Annotation
 	return d.annotation(), nil
 }
 
-func (m *mongoAnnotations) InsertNew(ctx context.Context, list []*Annotation) ([]int, error) {
+func (m *Annotations) InsertNew(ctx context.Context, list []*annotations.Annotation) ([]int, error) {
 	docs := make([]any, len(list))
 	for i, a := range list {
 		docs[i] = newAnnotationDoc(a)
@@ -76,7 +77,7 @@ func (m *mongoAnnotations) InsertNew(ctx context.Context, list []*Annotation) ([
 	return taken, nil
 }
 
-func (m *mongoAnnotations) Replace(ctx context.Context, a *Annotation, read int64) error {
+func (m *Annotations) Replace(ctx context.Context, a *annotations.Annotation, read int64) error {
 	d := newAnnotationDoc(a)
 	guard := bson.M{"_id": d.Key, "version": read}
 	if m.singleWriter {
@@ -87,13 +88,13 @@ func (m *mongoAnnotations) Replace(ctx context.Context, a *Annotation, read int6
 		return fmt.Errorf("write annotation: %w", err)
 	}
 	if res.MatchedCount == 0 {
-		return errVersionMoved
+		return annotations.ErrVersionMoved
 	}
 	return nil
 }
 
-func (m *mongoAnnotations) Page(ctx context.Context, q Query, after string, asc bool, limit int) ([]Annotation, error) {
-	f, dir, op := q.filter(), -1, "$lt"
+func (m *Annotations) Page(ctx context.Context, q annotations.Query, after string, asc bool, limit int) ([]annotations.Annotation, error) {
+	f, dir, op := queryFilter(q), -1, "$lt"
 	if asc {
 		dir, op = 1, "$gt"
 	}
@@ -104,8 +105,8 @@ func (m *mongoAnnotations) Page(ctx context.Context, q Query, after string, asc 
 	return m.find(ctx, f, opts)
 }
 
-func (m *mongoAnnotations) IDs(ctx context.Context, q Query) ([]string, error) {
-	cur, err := m.coll.Find(ctx, q.filter(), options.Find().SetProjection(bson.M{"annotationId": 1}).SetSort(bson.M{"sortKey": 1}))
+func (m *Annotations) IDs(ctx context.Context, q annotations.Query) ([]string, error) {
+	cur, err := m.coll.Find(ctx, queryFilter(q), options.Find().SetProjection(bson.M{"annotationId": 1}).SetSort(bson.M{"sortKey": 1}))
 	if err != nil {
 		return nil, fmt.Errorf("find annotations: %w", err)
 	}
@@ -122,12 +123,12 @@ func (m *mongoAnnotations) IDs(ctx context.Context, q Query) ([]string, error) {
 	return ids, nil
 }
 
-func (m *mongoAnnotations) Authors(ctx context.Context, q Query) ([]Annotation, error) {
-	return m.find(ctx, q.filter(), options.Find().SetProjection(bson.M{
+func (m *Annotations) Authors(ctx context.Context, q annotations.Query) ([]annotations.Annotation, error) {
+	return m.find(ctx, queryFilter(q), options.Find().SetProjection(bson.M{
 		"annotationId": 1, "organizationId": 1, "documentId": 1, "comments.from": 1}))
 }
 
-func (m *mongoAnnotations) find(ctx context.Context, f bson.M, opts *options.FindOptionsBuilder) ([]Annotation, error) {
+func (m *Annotations) find(ctx context.Context, f bson.M, opts *options.FindOptionsBuilder) ([]annotations.Annotation, error) {
 	cur, err := m.coll.Find(ctx, f, opts)
 	if err != nil {
 		return nil, fmt.Errorf("find annotations: %w", err)
@@ -136,22 +137,22 @@ func (m *mongoAnnotations) find(ctx context.Context, f bson.M, opts *options.Fin
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, fmt.Errorf("read annotations: %w", err)
 	}
-	out := make([]Annotation, len(docs))
+	out := make([]annotations.Annotation, len(docs))
 	for i := range docs {
 		out[i] = *docs[i].annotation()
 	}
 	return out, nil
 }
 
-func (m *mongoAnnotations) Delete(ctx context.Context, ws string, ids []string) error {
+func (m *Annotations) Delete(ctx context.Context, ws string, ids []string) error {
 	if _, err := m.coll.DeleteMany(ctx, bson.M{"workspaceId": ws, "annotationId": bson.M{"$in": ids}}); err != nil {
 		return fmt.Errorf("delete annotations: %w", err)
 	}
 	return nil
 }
 
-func (m *mongoAnnotations) MoveDocument(ctx context.Context, q Query, newDocID string) (int64, error) {
-	res, err := m.coll.UpdateMany(ctx, q.filter(), bson.M{
+func (m *Annotations) MoveDocument(ctx context.Context, q annotations.Query, newDocID string) (int64, error) {
+	res, err := m.coll.UpdateMany(ctx, queryFilter(q), bson.M{
 		"$set": bson.M{"documentId": newDocID},
 		"$inc": bson.M{"version": int64(1)},
 	})
@@ -161,8 +162,8 @@ func (m *mongoAnnotations) MoveDocument(ctx context.Context, q Query, newDocID s
 	return res.ModifiedCount, nil
 }
 
-func (m *mongoAnnotations) Any(ctx context.Context, q Query) (bool, error) {
-	err := m.coll.FindOne(ctx, q.filter(), options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
+func (m *Annotations) Any(ctx context.Context, q annotations.Query) (bool, error) {
+	err := m.coll.FindOne(ctx, queryFilter(q), options.FindOne().SetProjection(bson.M{"_id": 1})).Err()
 	if mongodb.IsNotFound(err) {
 		return false, nil
 	}
@@ -172,29 +173,8 @@ func (m *mongoAnnotations) Any(ctx context.Context, q Query) (bool, error) {
 	return true, nil
 }
 
-// insertNew inserts docs with one unordered insert and returns the indexes
-// of those whose _id exists already; any other failure is an error.
-func insertNew(ctx context.Context, coll *mongo.Collection, docs []any) ([]int, error) {
-	if len(docs) == 0 {
-		return nil, nil
-	}
-	_, err := coll.InsertMany(ctx, docs, options.InsertMany().SetOrdered(false))
-	var bwe mongo.BulkWriteException
-	if err != nil && (!errors.As(err, &bwe) || bwe.WriteConcernError != nil) {
-		return nil, err
-	}
-	var taken []int
-	for _, we := range bwe.WriteErrors {
-		if !we.HasErrorCode(11000) { // only "already exists" is expected
-			return nil, err
-		}
-		taken = append(taken, we.Index)
-	}
-	return taken, nil
-}
-
-// filter is q as a filter on annotationDocs.
-func (q Query) filter() bson.M {
+// queryFilter is q as a filter on annotationDocs.
+func queryFilter(q annotations.Query) bson.M {
 	f := bson.M{"workspaceId": q.WorkspaceID}
 	if q.OrganizationID != "" {
 		f["organizationId"] = q.OrganizationID
@@ -211,12 +191,13 @@ func (q Query) filter() bson.M {
 	if q.InvolvedUserID != "" {
 		f["involvedUserIds"] = q.InvolvedUserID
 	}
-	q.Created.apply(f, "createdAt")
-	q.Updated.apply(f, "lastUpdated")
+	addRange(f, "createdAt", q.Created)
+	addRange(f, "lastUpdated", q.Updated)
 	return f
 }
 
-func (r Range) apply(f bson.M, field string) {
+// addRange adds the bounds of r on field to f.
+func addRange(f bson.M, field string, r annotations.Range) {
 	b := bson.M{}
 	if r.After != nil {
 		b["$gt"] = *r.After
