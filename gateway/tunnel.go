@@ -42,7 +42,7 @@ func newTunnels(max int) *tunnels {
 func (t *tunnels) startPollers() {
 	t.pollersOnce.Do(func() {
 		for range runtime.GOMAXPROCS(0) {
-			if p, err := newPoller(); err == nil {
+			if p, err := newPoller(t.finish); err == nil {
 				t.pollers = append(t.pollers, p)
 			}
 		}
@@ -67,46 +67,39 @@ func (t *tunnels) release() { t.active.Add(-1) }
 
 // tunnel joins a client and a service connection after a 101 answer.
 type tunnel struct {
-	client, service net.Conn
-	once            sync.Once
-
-	mu          sync.Mutex
-	closed      bool
-	beforeClose func() // the poller's deregistration
-	finish      func() // the registry's bookkeeping, once closed
+	mu              sync.Mutex
+	client, service net.Conn // nil once a poller owns the sockets
+	closed          bool
+	// poller owns the sockets once set: only its loop reads, writes and
+	// closes them.
+	poller *poller
+	polled *polledTunnel
 }
 
-// closeBoth ends the tunnel: a copy blocked on either side returns.
+// closeBoth ends the tunnel: a copy blocked on either side returns. A
+// polled tunnel is closed by its poller's loop, which then finishes it.
 func (tn *tunnel) closeBoth() {
-	tn.once.Do(func() {
-		tn.mu.Lock()
-		tn.closed = true
-		before, finish := tn.beforeClose, tn.finish
-		tn.mu.Unlock()
-		if before != nil {
-			before()
-		}
-		_ = tn.client.Close()
-		_ = tn.service.Close()
-		if finish != nil {
-			finish()
-		}
-	})
-}
-
-// setBeforeClose sets what closeBoth runs first; false when the tunnel is
-// closed already.
-func (tn *tunnel) setBeforeClose(f func()) bool {
 	tn.mu.Lock()
-	defer tn.mu.Unlock()
-	tn.beforeClose = f
-	return !tn.closed
+	if tn.closed {
+		tn.mu.Unlock()
+		return
+	}
+	tn.closed = true
+	p, pt := tn.poller, tn.polled
+	client, service := tn.client, tn.service
+	tn.mu.Unlock()
+	if p != nil {
+		p.closeSoon(pt)
+		return
+	}
+	_ = client.Close()
+	_ = service.Close()
 }
 
 // run relays both ways until either side closes, then closes both and
-// releases the slot: from the poller's loop when it can take the tunnel
-// (run returns at once), else on two goroutines. It returns at once,
-// closing both, when the registry is already closed (shutdown).
+// finishes the tunnel: from the poller's loop when it can take the
+// tunnel (run returns at once), else on two goroutines. It returns at
+// once, closing both, when the registry is already closed (shutdown).
 func (t *tunnels) run(tn *tunnel) {
 	t.mu.Lock()
 	if t.closed {
@@ -120,25 +113,10 @@ func (t *tunnels) run(tn *tunnel) {
 	t.startPollers()
 	pollers := t.pollers
 	t.mu.Unlock()
-	var once sync.Once
-	finish := func() {
-		once.Do(func() {
-			t.mu.Lock()
-			delete(t.open, tn)
-			t.mu.Unlock()
-			t.wg.Done()
-			t.release()
-		})
+	if len(pollers) > 0 && pollers[t.next.Add(1)%uint64(len(pollers))].add(tn) {
+		return
 	}
-	if len(pollers) > 0 {
-		tn.mu.Lock()
-		tn.finish = finish
-		tn.mu.Unlock()
-		if pollers[t.next.Add(1)%uint64(len(pollers))].add(tn) {
-			return
-		}
-	}
-	defer finish()
+	defer t.finish(tn)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -148,6 +126,15 @@ func (t *tunnels) run(tn *tunnel) {
 	pipe(tn.service, tn.client)
 	tn.closeBoth()
 	<-done
+}
+
+// finish forgets a closed tunnel and frees its slot, once per tunnel run.
+func (t *tunnels) finish(tn *tunnel) {
+	t.mu.Lock()
+	delete(t.open, tn)
+	t.mu.Unlock()
+	t.release()
+	t.wg.Done() // last: close waits for it
 }
 
 // close closes every open tunnel, refuses new ones and waits until their
@@ -161,7 +148,7 @@ func (t *tunnels) close() {
 		open = append(open, tn)
 	}
 	t.mu.Unlock()
-	for _, tn := range open { // not under t.mu: closing one runs its finish
+	for _, tn := range open { // not under t.mu: finishing one takes it
 		tn.closeBoth()
 	}
 	t.wg.Wait()

@@ -1,60 +1,110 @@
 package gateway
 
 import (
-	"errors"
-	"net"
 	"sync"
 	"syscall"
 )
 
 // poller relays the bytes of every TCP tunnel of the gateway from one
 // epoll loop: an idle tunnel costs no goroutine (two goroutines blocked in
-// splice held about 13 KiB of stack per WebSocket). The loop reads what
-// a socket has into its one buffer and writes it to the other end; what
-// the other end cannot take yet is kept for that tunnel direction, whose
-// source is then not read (back-pressure, nothing unbounded) until the
-// destination can be written again.
+// splice held about 13 KiB of stack per WebSocket). The poller owns each
+// tunnel's two sockets as bare descriptors, taken out of Go's network
+// poller: no net.Conn state is kept per tunnel, and a message does not
+// also wake the runtime's own epoll. The loop reads what a socket has
+// into its one buffer and writes it to the other end; what the other end
+// cannot take yet is kept for that tunnel direction, whose source is then
+// not read (back-pressure, nothing unbounded) until the destination can
+// be written again.
 type poller struct {
-	epfd int
-	wake [2]int        // a pipe whose read end in the set ends the loop (stop)
-	done chan struct{} // closed when the loop has ended
+	epfd     int
+	wake     [2]int        // a pipe in the set: closes asked for, or stop
+	done     chan struct{} // closed when the loop has ended
+	finished func(*tunnel) // the registry's bookkeeping of a closed tunnel
 
-	mu   sync.Mutex
-	byFD map[int]*polledTunnel
+	mu sync.Mutex
+	// slots holds the tunnels by slot number (nil: free), which names
+	// them in epoll events together with their generation.
+	slots   []*polledTunnel
+	free    []uint32
+	lastGen uint32
+	closing []*polledTunnel // to be closed by the loop
+	stopped bool            // asked to end
+	ended   bool            // its descriptors closed
 }
 
 // polledTunnel is a tunnel's two sockets in the poller; only the loop
-// touches their state.
+// reads, writes and closes them once they are registered.
 type polledTunnel struct {
-	tn   *tunnel
-	a, b tunnelEnd // client, service
+	tn        *tunnel
+	slot, gen uint32
+	ends      [2]tunnelEnd // client, service
+	closed    bool
 }
 
 // tunnelEnd is one socket of a tunnel.
 type tunnelEnd struct {
-	raw syscall.RawConn
-	fd  int
+	fd     int
+	events uint32 // what it is registered for
 	// out is what was read from the other end and waits to be written
 	// here.
 	out []byte
 }
 
+// key names one end of pt in epoll events: generation, slot and end. A
+// slot's next tunnel has another generation, so an event still queued
+// for a closed tunnel finds nothing even when its socket numbers were
+// reused. Generations start at 1: key 0 is the wake pipe.
+func (pt *polledTunnel) key(end int) uint64 {
+	return uint64(pt.gen)<<32 | uint64(pt.slot)<<1 | uint64(end)
+}
+
+// lookup finds the tunnel a key names (p.mu held).
+func (p *poller) lookup(key uint64) *polledTunnel {
+	slot := uint32(key) >> 1
+	if slot >= uint32(len(p.slots)) {
+		return nil
+	}
+	if pt := p.slots[slot]; pt != nil && pt.gen == uint32(key>>32) {
+		return pt
+	}
+	return nil
+}
+
+// place gives pt a slot and a generation (p.mu held).
+func (p *poller) place(pt *polledTunnel) {
+	p.lastGen++
+	if p.lastGen == 0 {
+		p.lastGen = 1
+	}
+	pt.gen = p.lastGen
+	if n := len(p.free); n > 0 {
+		pt.slot = p.free[n-1]
+		p.free = p.free[:n-1]
+	} else {
+		pt.slot = uint32(len(p.slots))
+		p.slots = append(p.slots, nil)
+	}
+	p.slots[pt.slot] = pt
+}
+
 // pollReadSize is the loop's read buffer: at most this much moves per
-// readiness event.
+// readiness event, and at most this much waits per held-back direction.
 const pollReadSize = 32 << 10
 
-func newPoller() (*poller, error) {
+const relayEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP
+
+func newPoller(finished func(*tunnel)) (*poller, error) {
 	fd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, err
 	}
-	p := &poller{epfd: fd, byFD: map[int]*polledTunnel{}, done: make(chan struct{})}
+	p := &poller{epfd: fd, finished: finished, done: make(chan struct{})}
 	if err := syscall.Pipe2(p.wake[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
 		_ = syscall.Close(fd)
 		return nil, err
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(p.wake[0])}
-	if err := syscall.EpollCtl(fd, syscall.EPOLL_CTL_ADD, p.wake[0], &ev); err != nil {
+	// Key 0 is the wake pipe: generations start at 1.
+	if err := p.epollCtl(syscall.EPOLL_CTL_ADD, p.wake[0], syscall.EPOLLIN, 0); err != nil {
 		p.closeFDs()
 		return nil, err
 	}
@@ -63,211 +113,169 @@ func newPoller() (*poller, error) {
 }
 
 // stop ends the loop (its tunnels are closed by then).
-func (p *poller) stop() { _, _ = syscall.Write(p.wake[1], []byte{0}) }
+func (p *poller) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopped = true
+	p.nudgeLocked()
+}
 
+// closeSoon has the loop close pt, from any goroutine.
+func (p *poller) closeSoon(pt *polledTunnel) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closing = append(p.closing, pt)
+	p.nudgeLocked()
+}
+
+// nudgeLocked wakes the loop (a full pipe wakes it as well); never once
+// the loop has closed the pipe, whose number may be another file's by
+// then (p.mu held).
+func (p *poller) nudgeLocked() {
+	if !p.ended {
+		_, _ = syscall.Write(p.wake[1], wakeByte[:])
+	}
+}
+
+var wakeByte = [1]byte{0}
+
+// closeFDs closes the epoll set and the wake pipe, when the loop ends.
 func (p *poller) closeFDs() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ended = true
 	for _, fd := range []int{p.wake[0], p.wake[1], p.epfd} {
 		_ = syscall.Close(fd)
 	}
 }
 
-// add registers a tunnel between two TCP connections; false when it
-// cannot be (the caller copies with goroutines then). Its closeBoth
-// deregisters it.
+func (p *poller) epollCtl(op, fd int, events uint32, key uint64) error {
+	ev := syscall.EpollEvent{Events: events, Fd: int32(uint32(key)), Pad: int32(uint32(key >> 32))}
+	return syscall.EpollCtl(p.epfd, op, fd, &ev)
+}
+
+// add takes over a tunnel between two TCP connections; false when it
+// cannot (the caller copies with goroutines then, the connections
+// untouched) or when the tunnel is closed already.
 func (p *poller) add(tn *tunnel) bool {
-	ca, okA := tn.client.(*net.TCPConn)
-	cb, okB := tn.service.(*net.TCPConn)
-	if !okA || !okB {
+	tn.mu.Lock()
+	defer tn.mu.Unlock()
+	if tn.closed {
 		return false
 	}
+	fds, ok := takeSockets(tn.client, tn.service)
+	if !ok {
+		return false
+	}
+	tn.client, tn.service = nil, nil
 	pt := &polledTunnel{tn: tn}
-	for _, e := range []struct {
-		end *tunnelEnd
-		c   *net.TCPConn
-	}{{&pt.a, ca}, {&pt.b, cb}} {
-		raw, err := e.c.SyscallConn()
-		if err != nil {
-			return false
-		}
-		e.end.raw = raw
-		_ = raw.Control(func(fd uintptr) { e.end.fd = int(fd) })
+	for i, fd := range fds {
+		pt.ends[i] = tunnelEnd{fd: fd, events: relayEvents}
 	}
-	if !tn.setBeforeClose(func() { p.remove(pt) }) {
-		return false // closed meanwhile
-	}
-	for _, e := range []*tunnelEnd{&pt.a, &pt.b} {
-		if p.ctl(syscall.EPOLL_CTL_ADD, e, syscall.EPOLLIN|syscall.EPOLLRDHUP) != nil {
-			tn.closeBoth() // deregisters; run's fallback finds it closed
-			return false
-		}
-	}
-	// Known to the loop once both ends are registered (until then their
-	// level-triggered events come again).
+	tn.poller, tn.polled = p, pt
+	// Registered under p.mu: the loop, which resolves events under it,
+	// cannot serve (or close) one end before both are in the set.
 	p.mu.Lock()
-	p.byFD[pt.a.fd], p.byFD[pt.b.fd] = pt, pt
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	p.place(pt)
+	for i, fd := range fds {
+		if p.epollCtl(syscall.EPOLL_CTL_ADD, fd, relayEvents, pt.key(i)) != nil {
+			tn.closed = true
+			p.closing = append(p.closing, pt)
+			p.nudgeLocked()
+			break
+		}
+	}
 	return true
 }
 
-// remove deregisters pt (before its sockets close, so their numbers are
-// free for new sockets).
-func (p *poller) remove(pt *polledTunnel) {
+// closeTunnel closes pt's sockets and finishes its tunnel. Loop only.
+func (p *poller) closeTunnel(pt *polledTunnel) {
+	if pt.closed {
+		return
+	}
+	pt.closed = true
 	p.mu.Lock()
-	for _, fd := range []int{pt.a.fd, pt.b.fd} {
-		if p.byFD[fd] == pt {
-			delete(p.byFD, fd)
-		}
-	}
+	p.slots[pt.slot] = nil
+	p.free = append(p.free, pt.slot)
 	p.mu.Unlock()
-	for _, e := range []*tunnelEnd{&pt.a, &pt.b} {
-		_ = p.ctl(syscall.EPOLL_CTL_DEL, e, 0)
+	for i := range pt.ends {
+		// Out of the set first: were the socket still open elsewhere
+		// (Go's close of the original deferred), its events would come
+		// back with a key that names nothing, for ever.
+		_ = p.epollCtl(syscall.EPOLL_CTL_DEL, pt.ends[i].fd, 0, 0)
+		_ = syscall.Close(pt.ends[i].fd)
+		pt.ends[i].out = nil
 	}
-}
-
-// ctl changes e's registration; the socket's RawConn keeps the number
-// from being closed under it.
-func (p *poller) ctl(op int, e *tunnelEnd, events uint32) error {
-	var err error
-	cerr := e.raw.Control(func(fd uintptr) {
-		ev := syscall.EpollEvent{Events: events, Fd: int32(fd)}
-		err = syscall.EpollCtl(p.epfd, op, int(fd), &ev)
-	})
-	if cerr != nil {
-		return cerr
-	}
-	return err
+	tn := pt.tn
+	tn.mu.Lock()
+	tn.closed = true
+	tn.mu.Unlock()
+	p.finished(tn)
 }
 
 func (p *poller) loop() {
 	defer close(p.done)
 	events := make([]syscall.EpollEvent, 256)
+	targets := make([]*polledTunnel, len(events))
 	buf := make([]byte, pollReadSize)
 	for {
 		n, err := syscall.EpollWait(p.epfd, events, -1)
+		if err == syscall.EINTR {
+			continue
+		}
 		if err != nil {
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
+			p.closeFDs()
 			return
 		}
-		for _, ev := range events[:n] {
-			if int(ev.Fd) == p.wake[0] {
-				p.closeFDs()
-				return
-			}
-			p.mu.Lock()
-			pt := p.byFD[int(ev.Fd)]
-			p.mu.Unlock()
-			if pt != nil && !p.serve(pt, int(ev.Fd), ev.Events, buf) {
-				pt.tn.closeBoth()
+		if p.resolve(events[:n], targets) {
+			p.closeFDs()
+			return
+		}
+		for i, ev := range events[:n] {
+			pt := targets[i]
+			targets[i] = nil
+			if pt != nil && !pt.closed && !p.serve(pt, int(uint32(ev.Fd)&1), ev.Events, buf) {
+				p.closeTunnel(pt)
 			}
 		}
 	}
 }
 
-// serve handles readiness of the socket fd of pt; false ends the tunnel.
-func (p *poller) serve(pt *polledTunnel, fd int, events uint32, buf []byte) bool {
-	src, dst := &pt.a, &pt.b
-	if fd == pt.b.fd {
-		src, dst = &pt.b, &pt.a
-	}
-	held := src.out != nil || dst.out != nil
-	if events&syscall.EPOLLOUT != 0 && len(src.out) > 0 {
-		n, err := writeSome(src.raw, src.out)
-		if err != nil {
-			return false
+// resolve finds the tunnel of each event (one lock for the batch) and
+// closes those other goroutines asked to close; true when the loop is
+// to stop.
+func (p *poller) resolve(events []syscall.EpollEvent, targets []*polledTunnel) (stop bool) {
+	woken := false
+	p.mu.Lock()
+	for i, ev := range events {
+		key := uint64(uint32(ev.Pad))<<32 | uint64(uint32(ev.Fd))
+		if key == 0 {
+			woken = true
+			continue
 		}
-		src.out = src.out[n:]
-		if len(src.out) == 0 {
-			src.out = nil
-		}
+		targets[i] = p.lookup(key)
 	}
-	if events&(syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
-		return false // reported whatever the interest: the socket is done
+	if !woken {
+		p.mu.Unlock()
+		return false
 	}
-	if events&(syscall.EPOLLIN|syscall.EPOLLRDHUP) != 0 && dst.out == nil {
-		n, err := readSome(src.raw, buf)
-		switch {
-		case errors.Is(err, syscall.EAGAIN):
-		case err != nil || n == 0: // 0 bytes: the peer closed
-			return false
-		default:
-			w, err := writeSome(dst.raw, buf[:n])
-			if err != nil {
-				return false
-			}
-			if w < n {
-				dst.out = append([]byte(nil), buf[w:n]...)
-			}
-		}
+	closing, stopped := p.closing, p.stopped
+	p.closing = nil
+	p.mu.Unlock()
+	drain(p.wake[0])
+	for _, pt := range closing {
+		p.closeTunnel(pt)
 	}
-	if held == (src.out != nil || dst.out != nil) && !held {
-		return true // nothing held back before or after: interests unchanged
-	}
-	return p.rearm(pt) == nil
+	return stopped
 }
 
-// rearm sets what each socket waits for: input while its direction is not
-// held back, output while bytes wait for it.
-func (p *poller) rearm(pt *polledTunnel) error {
-	for _, e := range []struct{ self, other *tunnelEnd }{{&pt.a, &pt.b}, {&pt.b, &pt.a}} {
-		var events uint32
-		if e.other.out == nil {
-			events |= syscall.EPOLLIN | syscall.EPOLLRDHUP
-		}
-		if e.self.out != nil {
-			events |= syscall.EPOLLOUT
-		}
-		if err := p.ctl(syscall.EPOLL_CTL_MOD, e.self, events); err != nil {
-			return err
+// drain empties the wake pipe.
+func drain(fd int) {
+	var b [64]byte
+	for {
+		if n, err := syscall.Read(fd, b[:]); n <= 0 && err != syscall.EINTR {
+			return
 		}
 	}
-	return nil
-}
-
-// readSome reads what the socket has without waiting.
-func readSome(raw syscall.RawConn, buf []byte) (int, error) {
-	var n int
-	var err error
-	cerr := raw.Read(func(fd uintptr) bool {
-		for {
-			n, err = syscall.Read(int(fd), buf)
-			if !errors.Is(err, syscall.EINTR) {
-				return true
-			}
-		}
-	})
-	if cerr != nil {
-		return 0, cerr
-	}
-	if n < 0 {
-		n = 0
-	}
-	return n, err
-}
-
-// writeSome writes what the socket takes without waiting.
-func writeSome(raw syscall.RawConn, b []byte) (int, error) {
-	written := 0
-	var err error
-	cerr := raw.Write(func(fd uintptr) bool {
-		for written < len(b) {
-			n, werr := syscall.Write(int(fd), b[written:])
-			if errors.Is(werr, syscall.EINTR) {
-				continue
-			}
-			if werr != nil {
-				if !errors.Is(werr, syscall.EAGAIN) {
-					err = werr
-				}
-				return true
-			}
-			written += n
-		}
-		return true
-	})
-	if cerr != nil {
-		return written, cerr
-	}
-	return written, err
 }

@@ -8,8 +8,14 @@ import "errors"
 // tunnel copies with two goroutines.
 type poller struct{}
 
-func newPoller() (*poller, error) { return nil, errors.New("gateway: no epoll on this system") }
+type polledTunnel struct{}
+
+func newPoller(func(*tunnel)) (*poller, error) {
+	return nil, errors.New("gateway: no epoll on this system")
+}
 
 func (*poller) add(*tunnel) bool { return false }
+
+func (*poller) closeSoon(*polledTunnel) {}
 
 func (*poller) stop() {}

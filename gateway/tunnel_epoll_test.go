@@ -13,7 +13,7 @@ import (
 )
 
 // tcpPair returns both ends of a loopback TCP connection.
-func tcpPair(t *testing.T) (near, far net.Conn) {
+func tcpPair(t testing.TB) (near, far net.Conn) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -122,5 +122,31 @@ func relayOver(t *testing.T, from, to net.Conn, msg []byte) {
 	_ = to.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := io.ReadFull(to, got); err != nil || !bytes.Equal(got, msg) {
 		t.Fatalf("relayed %q (%v), want %q", got, err, msg)
+	}
+}
+
+// A slot freed by a closed tunnel and taken by a new one answers only the
+// new tunnel's keys: an event queued for the old one finds nothing.
+func TestPollerSlotGenerations(t *testing.T) {
+	p := &poller{}
+	old := &polledTunnel{}
+	p.place(old)
+	p.slots[old.slot] = nil
+	p.free = append(p.free, old.slot)
+	renewed := &polledTunnel{}
+	p.place(renewed)
+	if renewed.slot != old.slot {
+		t.Fatalf("slot %d not reused (got %d)", old.slot, renewed.slot)
+	}
+	for end := range 2 {
+		if got := p.lookup(old.key(end)); got != nil {
+			t.Fatalf("the closed tunnel's key %x found a tunnel", old.key(end))
+		}
+		if got := p.lookup(renewed.key(end)); got != renewed {
+			t.Fatalf("key %x: %p, want the new tunnel", renewed.key(end), got)
+		}
+		if renewed.key(end) == 0 {
+			t.Fatal("a tunnel key is the wake pipe's")
+		}
 	}
 }
