@@ -11,7 +11,8 @@ import (
 )
 
 // built is the deploy/local binary the package's tests share: building it
-// is most of a test's time, so it is built once.
+// is most of a test's time, so it is built once (not at all under
+// scripts/test.sh, which hands over the one it built in localproc.BinEnv).
 var built struct {
 	once      sync.Once
 	work, bin string
@@ -29,7 +30,7 @@ func localTest(t *testing.T) (ctx context.Context, work, bin string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	built.once.Do(func() {
-		built.work, built.bin, built.cleanup, built.err = localproc.Workspace(ctx, "crashtest", "")
+		built.work, built.bin, built.cleanup, built.err = localproc.Workspace(ctx, "crashtest", os.Getenv(localproc.BinEnv))
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
