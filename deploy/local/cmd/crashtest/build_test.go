@@ -22,6 +22,9 @@ var built struct {
 
 // localTest skips in -short mode and returns a context bounding the test
 // to 3 minutes, the shared work folder and the binary (built on first use).
+// The tests run in parallel: each starts its own process on a data
+// directory, port and log of its own, and most of a test's time is spent
+// waiting for that process (start-up, webhook delivery, the erasure job).
 func localTest(t *testing.T) (ctx context.Context, work, bin string) {
 	t.Helper()
 	if testing.Short() {
