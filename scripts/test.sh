@@ -50,14 +50,15 @@ wait_npm() {
   done
 }
 
-# phase runs a step and notes its wall time for the summary at the end,
-# so a slow run says where its time went.
+# phase runs a step and prints its wall time, also in a summary at the
+# end, so a slow run (or one stopped half-way) says where its time went.
 phase_times=()
 phase() {
   local name=$1 start=$SECONDS
   shift
   "$@"
   phase_times+=("$name $((SECONDS - start))s")
+  echo "phase $name: $((SECONDS - start))s"
 }
 
 # Every module of the workspace, as ./dir/... patterns.
