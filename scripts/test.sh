@@ -24,13 +24,14 @@ fi
 # Their tests skip without them, and fail when CI=true. The four installs run
 # at once in the background: npm mostly waits on the network and the disk,
 # so they overlap the vetting and compiling below instead of preceding it.
-npm_logs=$(mktemp -d)
-trap 'rm -rf "$npm_logs"' EXIT
+# scratch holds the npm logs and the deploy/local binary built below.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 npm_jobs=()
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   for tool in yjscheck realtimecheck tiptapcheck docscheck; do
     echo "npm ci --prefix tools/$tool (in the background)"
-    npm ci --prefix "tools/$tool" --no-audit --no-fund >"$npm_logs/$tool" 2>&1 &
+    npm ci --prefix "tools/$tool" --no-audit --no-fund >"$scratch/$tool" 2>&1 &
     npm_jobs+=("$!:$tool")
   done
 else
@@ -43,28 +44,51 @@ wait_npm() {
   local job
   for job in "${npm_jobs[@]}"; do
     if ! wait "${job%%:*}"; then
-      cat "$npm_logs/${job#*:}"
+      cat "$scratch/${job#*:}"
       echo "npm ci in tools/${job#*:} failed; the tests that drive it cannot run"
     fi
   done
+}
+
+# phase runs a step and prints its wall time, also in a summary at the
+# end, so a slow run (or one stopped half-way) says where its time went.
+phase_times=()
+phase() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  phase_times+=("$name $((SECONDS - start))s")
+  echo "phase $name: $((SECONDS - start))s"
 }
 
 # Every module of the workspace, as ./dir/... patterns.
 mapfile -t patterns < <(go list -m -f '{{.Dir}}' | sed "s|^$PWD|.|; s|$|/...|")
 
 echo "go vet ${patterns[*]}"
-go vet "${patterns[@]}"
+phase vet go vet "${patterns[@]}"
 
 # Each service module builds on its own (GOWORK=off), as it is released.
-./scripts/check-modules.sh
+phase modules ./scripts/check-modules.sh
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go') 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
   echo "gofmt needed for:"; echo "$unformatted"; exit 1
 fi
 
-wait_npm
-go test -count=1 -timeout 20m "$@" "${patterns[@]}"
+# The tests that kill -9 the whole system (deploy/local/cmd/crashtest,
+# deploy/local/e2e) run it as a process: built once here, where go vet has
+# compiled its packages already, instead of by each test while `go test`
+# compiles the same packages beside it (localproc.BinEnv).
+local_bin="$scratch/local"
+echo "go build -o $local_bin ./deploy/local"
+phase build-local go build -o "$local_bin" ./deploy/local
+export TEST_LOCAL_BIN="$local_bin"
+
+phase npm-wait wait_npm
+# -vet=off: go vet above ran every analyzer go test would (a subset of
+# vet's defaults) over the same packages and their test files.
+echo "go test -count=1 -vet=off -timeout 20m ${patterns[*]}"
+phase test go test -count=1 -vet=off -timeout 20m "$@" "${patterns[@]}"
 
 # Fuzz the decoders of outside bytes briefly (their committed corpora in
 # testdata/fuzz already ran above as ordinary tests). FUZZTIME=0 skips.
@@ -83,7 +107,8 @@ fuzz_targets=(
 if [ "$fuzztime" != "0" ]; then
   for ft in "${fuzz_targets[@]}"; do
     read -r pkg target <<<"$ft"
-    echo "go test -run '^\$' -fuzz '^${target}\$' -fuzztime $fuzztime $pkg"
-    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
+    echo "go test -vet=off -run '^\$' -fuzz '^${target}\$' -fuzztime $fuzztime $pkg"
+    phase "fuzz-$target" go test -vet=off -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
   done
 fi
+echo "wall time by phase: ${phase_times[*]}"

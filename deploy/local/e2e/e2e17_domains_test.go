@@ -12,6 +12,7 @@ import (
 // whose socket sends an Origin outside it are refused with the reason,
 // through the gateway.
 func TestAllowedDomainsThroughGateway(t *testing.T) {
+	t.Parallel() // a stack of its own: nothing shared with the other tests
 	s := startStack(t)
 	const org, doc = "org-dom", "doc-dom"
 	r := s.ok("/v2/workspace/domains/add", map[string]any{"domains": []string{"https://www.example.com", "https://*.example.com"}})

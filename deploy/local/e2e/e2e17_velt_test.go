@@ -17,6 +17,7 @@ import (
 // service; afterwards users/data/get and every other read find nothing of
 // the user, and other users' threads keep their own comments.
 func TestUserDataEraseThroughGateway(t *testing.T) {
+	t.Parallel() // a stack of its own: nothing shared with the other tests
 	var mongoURI, prefix string
 	s := startStack(t, func(o *system.Options) { mongoURI, prefix = o.MongoURI, o.DBPrefix })
 	const org = "acme"

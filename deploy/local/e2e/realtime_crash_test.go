@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/deploy/local/internal/localproc"
 	"github.com/opencollab/backend/deploy/local/system"
 	"github.com/opencollab/backend/svc-content/realtimetest"
 )
@@ -22,10 +23,9 @@ import (
 // restart on the same data every acknowledged edit is there.
 func TestRealtimeAcknowledgedEditsSurviveKill9(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "local")
-	build := exec.Command("go", "build", "-o", bin, "github.com/opencollab/backend/deploy/local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the local system: %v\n%s", err, out)
+	bin, err := localproc.Binary(t.Context(), t.TempDir())
+	if err != nil {
+		t.Fatalf("build the local system: %v", err)
 	}
 	dataDir := t.TempDir()
 	addr := freeAddr(t)

@@ -11,7 +11,8 @@ import (
 )
 
 // built is the deploy/local binary the package's tests share: building it
-// is most of a test's time, so it is built once.
+// is most of a test's time, so it is built once (not at all under
+// scripts/test.sh, which hands over the one it built in localproc.BinEnv).
 var built struct {
 	once      sync.Once
 	work, bin string
@@ -21,6 +22,9 @@ var built struct {
 
 // localTest skips in -short mode and returns a context bounding the test
 // to 3 minutes, the shared work folder and the binary (built on first use).
+// The tests run in parallel: each starts its own process on a data
+// directory, port and log of its own, and most of a test's time is spent
+// waiting for that process (start-up, webhook delivery, the erasure job).
 func localTest(t *testing.T) (ctx context.Context, work, bin string) {
 	t.Helper()
 	if testing.Short() {
@@ -29,7 +33,7 @@ func localTest(t *testing.T) (ctx context.Context, work, bin string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	built.once.Do(func() {
-		built.work, built.bin, built.cleanup, built.err = localproc.Workspace(ctx, "crashtest", "")
+		built.work, built.bin, built.cleanup, built.err = localproc.Workspace(ctx, "crashtest", os.Getenv(localproc.BinEnv))
 	})
 	if built.err != nil {
 		t.Fatal(built.err)

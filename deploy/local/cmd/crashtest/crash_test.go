@@ -10,6 +10,7 @@ import (
 // The deterministic, bounded version of `make crashtest`; the kill point
 // is random, the expectation is not.
 func TestKill9OfDeployLocalLosesNoEvent(t *testing.T) {
+	t.Parallel()
 	ctx, work, bin := localTest(t)
 	cfg := config{runs: 1, writes: 60, workers: 2, modes: []string{"embedded"}, wait: time.Minute, bin: bin}
 	r, err := runOnce(ctx, cfg, "embedded", 1, work)

@@ -19,6 +19,7 @@ import (
 // again on the same data directory, the job resumes to done and nothing of
 // the user is left in any service's reads.
 func TestKill9MidErasureResumes(t *testing.T) {
+	t.Parallel()
 	ctx, work, bin := localTest(t)
 	o := localproc.Options{Bin: bin, DataDir: filepath.Join(work, "erase"), Log: filepath.Join(work, "erase.log"),
 		// Tasks that failed while the restarted process came up are retried

@@ -73,6 +73,20 @@ func Workspace(ctx context.Context, name, bin string) (work, binary string, clea
 	return work, bin, cleanup, nil
 }
 
+// BinEnv names an environment variable holding a deploy/local binary built
+// already: scripts/test.sh builds one before `go test` for every test that
+// runs the system as a process, so no test links its own copy while the
+// other test binaries are compiling. Unset, each test builds one.
+const BinEnv = "TEST_LOCAL_BIN"
+
+// Binary returns the binary BinEnv names, or builds deploy/local into dir.
+func Binary(ctx context.Context, dir string) (string, error) {
+	if bin := os.Getenv(BinEnv); bin != "" {
+		return bin, nil
+	}
+	return build(ctx, dir)
+}
+
 // build compiles deploy/local (the module of the caller's working tree)
 // into dir and returns the binary's path.
 func build(ctx context.Context, dir string) (string, error) {
