@@ -45,9 +45,10 @@ type Config struct {
 	// HTTPServer picks the inbound HTTP/1.1 server: the lean "h1" or
 	// "net/http" (see inbound.go).
 	HTTPServer string `env:"HTTP_SERVER, default=h1"`
-	// GCPercent is Go's GOGC for the gateway ("off" or a percentage). Its
-	// garbage is small per-request objects over a small live heap, so it
-	// defaults to 400, not Go's 100: a quarter of the collections, for a
+	// GCPercent is Go's GOGC for the gateway binary ("off" or a
+	// percentage; make run, one process for all services, keeps Go's).
+	// Its garbage is small per-request objects over a small live heap, so
+	// it defaults to 400, not Go's 100: a quarter of the collections, for a
 	// heap of up to five times the live one (see gcsettings.go).
 	GCPercent string `env:"GOGC, default=400"`
 	// MemoryLimit is Go's GOMEMLIMIT for the gateway: a soft limit (off or
