@@ -45,6 +45,16 @@ type Config struct {
 	// HTTPServer picks the inbound HTTP/1.1 server: the lean "h1" or
 	// "net/http" (see inbound.go).
 	HTTPServer string `env:"HTTP_SERVER, default=h1"`
+	// GCPercent is Go's GOGC for the gateway binary ("off" or a
+	// percentage; make run, one process for all services, keeps Go's).
+	// Its garbage is small per-request objects over a small live heap, so
+	// it defaults to 400, not Go's 100: a quarter of the collections, for a
+	// heap of up to five times the live one (see gcsettings.go).
+	GCPercent string `env:"GOGC, default=400"`
+	// MemoryLimit is Go's GOMEMLIMIT for the gateway: a soft limit (off or
+	// bytes, suffix B/KiB/MiB/GiB/TiB) near which the collector runs as
+	// often as needed, so GOGC=400 cannot grow a large heap five-fold.
+	MemoryLimit string `env:"GOMEMLIMIT, default=512MiB"`
 }
 
 // maxAuthCacheTTL is the token-reset deadline of the issue.
@@ -66,6 +76,12 @@ func (c *Config) Validate() error {
 		if err := checkServiceURL(u); err != nil {
 			errs = append(errs, fmt.Errorf("%s_URL: %w", envName(name), err))
 		}
+	}
+	if _, err := parseGCPercent(c.GCPercent); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := parseMemoryLimit(c.MemoryLimit); err != nil {
+		errs = append(errs, err)
 	}
 	if c.RateLimitPerSecond < 0 {
 		errs = append(errs, errors.New("RATE_LIMIT_PER_SECOND must be >= 0"))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opencollab/backend/gateway"
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/config"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/logging"
 	"github.com/opencollab/backend/pkg/redisdb"
@@ -91,6 +92,11 @@ type gatewayArgs struct {
 // settings: rate limit on (high enough never to refuse), 1 s credential
 // cache, info logging, tracing per the OTEL_* environment.
 func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
+	var gc gateway.Config // GOGC and GOMEMLIMIT as cmd/gateway applies them
+	if err := config.Read(ctx, &gc, processEnv{}); err != nil {
+		return err
+	}
+	gateway.ApplyGC(gc)
 	shutdown, err := telemetry.Setup(ctx, telemetry.Service{Name: "gateway"})
 	if err != nil {
 		return err
@@ -117,6 +123,11 @@ func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
 	}
 	return serve(ctx, srv, gw.Handler(), withPprof)
 }
+
+// processEnv looks settings up in the process environment.
+type processEnv struct{}
+
+func (processEnv) Lookup(key string) (string, bool) { return os.LookupEnv(key) }
 
 // listening is pkg/server's Server or the gateway's Inbound.
 type listening interface {

@@ -37,6 +37,7 @@ func realMain(ctx context.Context) error {
 	logger := logging.New(os.Stdout, logging.ParseLevel(cfg.LogLevel), gateway.Name)
 	slog.SetDefault(logger)
 	config.Log(ctx, logger, "configuration", &cfg, "version", gateway.Version)
+	gateway.ApplyGC(cfg)
 
 	shutdownTelemetry, err := telemetry.Setup(ctx, telemetry.Service{Name: gateway.Name, Version: gateway.Version})
 	if err != nil {
