@@ -20,8 +20,8 @@ import (
 // the SDK. Such a span has what the SDK would give it, and no more: new
 // ids (the parent's trace id if there is a parent), the parent's flags
 // without "sampled", the tracestate the sampler returns, nothing recorded.
-// It and the context holding it live in memory the caller provides
-// (NonRecordingSpan), so they cost no allocation of their own. Spans the sampler keeps, and every span when
+// It lives in memory the caller provides (NonRecordingSpan), so it costs
+// no allocation of its own. Spans the sampler keeps, and every span when
 // the SDK's sampler is not known (see samplerFromEnv) or the global tracer
 // provider is not Setup's, go through the SDK with the same ids.
 type Tracer struct {
@@ -58,7 +58,7 @@ func (t *Tracer) Start(ctx context.Context, spanName string, kind trace.SpanKind
 		TraceID: tid, SpanID: sid, TraceState: decision.Tracestate,
 		TraceFlags: psc.TraceFlags() &^ trace.FlagsSampled,
 	})}
-	return withSpan(ctx, store), store
+	return trace.ContextWithSpan(ctx, store), store
 }
 
 // headSampled is the provider of ctx's service when Tracer may decide for
@@ -79,12 +79,10 @@ func headSampled(ctx context.Context) *Provider {
 
 // NonRecordingSpan is a span the sampler dropped: it carries its span
 // context for propagation and logs and records nothing, like the SDK's.
-// It also holds the context Start returns with it (spanInContext).
 type NonRecordingSpan struct {
 	embedded.Span
 	provider trace.TracerProvider
 	sc       trace.SpanContext
-	parent   context.Context
 }
 
 var _ trace.Span = (*NonRecordingSpan)(nil)
