@@ -81,6 +81,7 @@ func claimSetup(t *testing.T, now func() time.Time) (a, b *Service, m messageDoc
 // and one outcome recorded. FerretDB's non-atomic filtered updates play no
 // part: the claim is an insert.
 func TestConcurrentClaimsSendOnce(t *testing.T) {
+	t.Parallel()
 	for round := range 5 {
 		t.Run(fmt.Sprint(round), func(t *testing.T) {
 			a, b, m, rcv := claimSetup(t, nil)
@@ -116,6 +117,7 @@ func TestConcurrentClaimsSendOnce(t *testing.T) {
 // and the message goes on to its next attempt; when the owner recorded
 // first, the would-be interrupter changes nothing and the message is done.
 func TestLateResultLosesToInterruption(t *testing.T) {
+	t.Parallel()
 	var shift atomic.Int64
 	now := func() time.Time { return time.Now().Add(time.Duration(shift.Load())) }
 	ctx := context.Background()

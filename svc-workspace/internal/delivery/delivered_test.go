@@ -51,6 +51,7 @@ func expectedBody(id string, data map[string]any) map[string]any {
 // Webhooks library by the receiver, decoded or decrypted with the private
 // key — against the default body.
 func TestDeliveredBodies(t *testing.T) {
+	t.Parallel()
 	priv, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)

@@ -64,6 +64,7 @@ func codeBlock(t *testing.T, root, lang string) string {
 // docs/webhooks.md, with the stock standardwebhooks package, on deliveries
 // signed by our signer: signed and rotated ones pass, the rest fail.
 func TestWebhookDocsNodeSnippetVerifiesOurSignatures(t *testing.T) {
+	t.Parallel()
 	tool := nodetool.Dir(t, "docscheck", "standardwebhooks")
 	root := filepath.Dir(filepath.Dir(tool))
 	// The snippet must sit in tools/docscheck to resolve its import.
@@ -107,6 +108,7 @@ func TestWebhookDocsNodeSnippetVerifiesOurSignatures(t *testing.T) {
 // TestWebhookDocsPythonSnippetVerifiesOurSignatures does the same for the
 // Python snippet when python3 is installed (it needs nothing else).
 func TestWebhookDocsPythonSnippetVerifiesOurSignatures(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")
 	}

@@ -20,6 +20,7 @@ import (
 // ran out) and events still on the stream; a new service delivers every
 // message, each exactly once successfully.
 func TestRestartLosesNothing(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	var up atomic.Bool
@@ -98,6 +99,7 @@ func TestRestartLosesNothing(t *testing.T) {
 // both look for the same due messages, and each message is still sent
 // once.
 func TestReplicasDeliverOnce(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	targets := newFakeTargets()
@@ -146,6 +148,7 @@ func records(n int) []any {
 // answers holds at most half the workers; another endpoint's messages
 // keep flowing meanwhile.
 func TestHangingEndpointLeavesWorkersForOthers(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	release := make(chan struct{})
 	var hung atomic.Int64

@@ -17,6 +17,7 @@ import (
 // TestRetriesUntilSuccess: a receiver failing the first two attempts gets
 // a third, the one success is recorded, and nothing follows it.
 func TestRetriesUntilSuccess(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	rcv.setAnswer(func(_ string, n int) int {
@@ -72,6 +73,7 @@ func TestRetriesUntilSuccess(t *testing.T) {
 // the message fails and message.attempt.exhausted goes to the endpoint
 // asking for it.
 func TestFailureKinds(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	mux := http.NewServeMux()
@@ -151,6 +153,7 @@ func TestFailureKinds(t *testing.T) {
 // TestGoneEndpointsGetNoAttempts: a message whose endpoint was deleted or
 // disabled before its retry is cancelled without a request.
 func TestGoneEndpointsGetNoAttempts(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	rcv.setAnswer(func(string, int) int { return http.StatusServiceUnavailable })
@@ -206,6 +209,7 @@ func closedURL(t *testing.T) string {
 // backlog one message a second (a lower bound, which slowness cannot
 // break), and every message arrives.
 func TestRateLimitSpacesDeliveries(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	targets := newFakeTargets()

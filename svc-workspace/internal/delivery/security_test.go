@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-workspace/internal/webhook"
@@ -22,6 +24,7 @@ import (
 // endpoint gets no request and the attempt records why; with
 // AllowPrivateTargets it is delivered.
 func TestPrivateTargetsRefusedByDefault(t *testing.T) {
+	t.Parallel()
 	for _, allow := range []bool{false, true} {
 		t.Run(map[bool]string{false: "default", true: "allowed"}[allow], func(t *testing.T) {
 			db, rdb := testenv.Mongo(t), testenv.Redis(t)
@@ -58,6 +61,7 @@ func TestPrivateTargetsRefusedByDefault(t *testing.T) {
 // TestResponseReadIsBounded: a receiver answering 200 with an endless body
 // is a success; the read stops early and the record keeps 1 KiB.
 func TestResponseReadIsBounded(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	const cap = 256 << 20
 	var written atomic.Int64
@@ -101,6 +105,7 @@ func TestResponseReadIsBounded(t *testing.T) {
 // TestRotationSignsWithBothSecrets: during a rotation the signature header
 // carries one signature per secret and each verifies with its secret alone.
 func TestRotationSignsWithBothSecrets(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	rcv := newReceiver(t)
 	current, previous := randomKey(t), randomKey(t)
@@ -140,6 +145,7 @@ func TestRotationSignsWithBothSecrets(t *testing.T) {
 // days disables the endpoint; a success in between restarts the streak.
 // Every event gets one attempt (retries are months away), on a fake clock.
 func TestEndpointFailingFiveDaysIsDisabled(t *testing.T) {
+	t.Parallel()
 	db, rdb := testenv.Mongo(t), testenv.Redis(t)
 	var offset atomic.Int64 // fake clock: real time shifted by offset
 	rcv := newReceiver(t)
@@ -172,10 +178,16 @@ func TestEndpointFailingFiveDaysIsDisabled(t *testing.T) {
 	for i, st := range steps {
 		offset.Store(int64(st.at))
 		healthy.Store(st.ok)
-		publish(t, rdb, "ws_1", activityRecord())
+		e := publish(t, rdb, "ws_1", activityRecord())[0]
 		waitFor(t, fmt.Sprintf("attempt %d recorded", i+1), func() bool {
 			all := allAttempts(t, r.svc, "ws_1", "ep_1")
 			return len(all) == i+1 && all[0].Status != "sending"
+		})
+		// The service judges the endpoint's health after recording the
+		// attempt and before scheduling or archiving the message: the
+		// clock may move on only then.
+		waitFor(t, fmt.Sprintf("attempt %d applied", i+1), func() bool {
+			return attemptApplied(t, db, e.ID+":ep_1")
 		})
 		reason, disabled := targets.disabledReason("ep_1")
 		if disabled != st.disabled {
@@ -185,6 +197,26 @@ func TestEndpointFailingFiveDaysIsDisabled(t *testing.T) {
 			t.Errorf("reason %q", reason)
 		}
 	}
+}
+
+// attemptApplied tells whether the service finished with the first attempt
+// of message id: archived, or queued for its second attempt.
+func attemptApplied(t *testing.T, db *mongo.Database, id string) bool {
+	t.Helper()
+	if messageStatus(t, db, id) != "pending" {
+		return true
+	}
+	var q struct {
+		NextAttempt int `bson:"nextAttempt"`
+	}
+	err := db.Collection("webhook_queue").FindOne(context.Background(), bson.M{"_id": id}).Decode(&q)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return true // archived since messageStatus read it
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q.NextAttempt > 1
 }
 
 func randomKey(t *testing.T) []byte {

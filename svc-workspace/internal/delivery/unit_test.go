@@ -25,6 +25,7 @@ import (
 )
 
 func TestSourceAndAction(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ typ, source, action string }{
 		{"comment.add", "comment", "add"},
 		{"comment.reaction_add", "comment", "reactionAdd"},
@@ -42,6 +43,7 @@ func TestSourceAndAction(t *testing.T) {
 }
 
 func TestProtectRemovesPersonalFields(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, in, want string }{
 		{
 			name: "user object",
@@ -81,6 +83,7 @@ func TestProtectRemovesPersonalFields(t *testing.T) {
 }
 
 func TestTransformEncodes(t *testing.T) {
+	t.Parallel()
 	payload := []byte(`{"event":"comment.add","data":{"x":1}}`)
 	got, err := transform(payload, webhook.Config{EncodeData: true})
 	if err != nil {
@@ -99,6 +102,7 @@ func TestTransformEncodes(t *testing.T) {
 }
 
 func TestTransformEncryptsForEveryKeyForm(t *testing.T) {
+	t.Parallel()
 	priv, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +145,7 @@ func TestTransformEncryptsForEveryKeyForm(t *testing.T) {
 }
 
 func TestTransformRefusesBadKeys(t *testing.T) {
+	t.Parallel()
 	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +168,7 @@ func TestTransformRefusesBadKeys(t *testing.T) {
 // TestSignatureVerifiesWithTheLibrary checks signHeaders against the
 // Standard Webhooks reference library.
 func TestSignatureVerifiesWithTheLibrary(t *testing.T) {
+	t.Parallel()
 	key := []byte("a secret of at least twenty-four bytes")
 	body := []byte(`{"event":"comment.add"}`)
 	h := http.Header{}
@@ -181,6 +187,7 @@ func TestSignatureVerifiesWithTheLibrary(t *testing.T) {
 }
 
 func TestRefusePrivateAtDial(t *testing.T) {
+	t.Parallel()
 	if err := refusePrivate("tcp", "127.0.0.1:80", nil); err == nil || !strings.Contains(err.Error(), "not public") {
 		t.Errorf("loopback: %v", err)
 	}
@@ -193,6 +200,7 @@ func TestRefusePrivateAtDial(t *testing.T) {
 }
 
 func TestRateLimiter(t *testing.T) {
+	t.Parallel()
 	l := newRateLimiter()
 	limit := 2
 	t0 := time.Unix(1000, 0)

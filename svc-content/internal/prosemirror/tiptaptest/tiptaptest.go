@@ -9,8 +9,6 @@ import (
 
 	"bytes"
 	"encoding/json"
-	"errors"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -83,9 +81,10 @@ type wireGo struct {
 	HTML string          `json:"html"`
 }
 
-// Run checks every case in one node process and returns the results by
-// case name. Without node or the installed packages (scripts/test.sh
-// installs them) the test is skipped, or fails when CI=true.
+// Run checks every case in the test binary's one node process (see
+// checker) and returns the results by case name. Without node or the
+// installed packages (scripts/test.sh installs them) the test is skipped,
+// or fails when CI=true.
 func Run(t *testing.T, cases []Case) map[string]Result {
 	t.Helper()
 	script := scriptPath(t)
@@ -109,25 +108,24 @@ func Run(t *testing.T, cases []Case) map[string]Result {
 		}
 		in.Write(append(line, '\n'))
 	}
-	cmd := exec.CommandContext(t.Context(), "node", script)
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("run node %s: %v\n%s", script, err, stderr.String())
+	checker, err := sharedChecker(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers, err := checker.check(in.Bytes(), len(cases))
+	if err != nil {
+		t.Fatal(err)
 	}
 	results := map[string]Result{}
-	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+	for _, line := range answers {
 		var r Result
 		if err := json.Unmarshal(line, &r); err != nil {
-			t.Fatalf("check.mjs wrote %q: %v\nstderr: %s", line, err, stderr.String())
+			t.Fatalf("check.mjs wrote %q: %v\nstderr: %s", line, err, checker.stderr)
 		}
 		results[r.Name] = r
 	}
 	if len(results) != len(cases) {
-		t.Fatalf("check.mjs answered %d of %d cases\nstderr: %s", len(results), len(cases), stderr.String())
+		t.Fatalf("check.mjs answered %d of %d cases (names repeat?)\nstderr: %s", len(results), len(cases), checker.stderr)
 	}
 	return results
 }
