@@ -1,7 +1,6 @@
 package svccontent
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,8 +8,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/opencollab/backend/pkg/embedded"
-	"github.com/opencollab/backend/pkg/redisdb"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 	"github.com/opencollab/backend/svc-content/internal/realtime"
@@ -24,18 +21,8 @@ import (
 func TestReplicasConvergeThroughTheCatchUpAlone(t *testing.T) {
 	t.Parallel()
 	db := testenv.Mongo(t)
-	url, stop, err := embedded.StartRedis()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	other, err := redisdb.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = other.Close() })
 	one := catchUpReplica(t, db, testenv.Redis(t))
-	two := catchUpReplica(t, db, other)
+	two := catchUpReplica(t, db, testenv.OtherRedis(t))
 	p := realtimetest.Start(t, "sites", map[string]any{
 		"wsBases": []string{one, two}, "room": "org1/catchup/ed1", "tokens": []string{"ada", "bob"},
 	})

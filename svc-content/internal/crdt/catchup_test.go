@@ -115,15 +115,8 @@ func TestCatchUpMissesNothing(t *testing.T) {
 }
 
 func catchUpScenario(t *testing.T, seed uint64) {
-	a, _ := newTestService(t)
+	a, b, clock := twoReplicas(t)
 	ctx := t.Context()
-	clock := a.now()
-	now := func() time.Time { return clock }
-	a.now, a.store.(*mongoStore).now = now, now
-	other := newMongoStore(a.store.(*mongoStore).states.Database())
-	other.now = now
-	b := newService(other, nil, now, Settings{CompactEntries: 1000})
-	t.Cleanup(b.Wait)
 	if err := a.Add(ctx, "ws1", ed, content("text", `"x"`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +142,7 @@ func catchUpScenario(t *testing.T, seed uint64) {
 				t.Fatal(err)
 			}
 		case n == 8:
-			clock = clock.Add(logDeleteLag)
+			*clock = clock.Add(logDeleteLag)
 		default:
 			room.catchUp()
 			if got, want := room.text(), getData(t, a, ed); got != want {
