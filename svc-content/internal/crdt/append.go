@@ -43,7 +43,9 @@ func (s *Service) AppendUpdate(ctx context.Context, ws string, ed Editor, update
 // characters: text; other values: array). An update with no content yet
 // is not stored (there is nothing to keep). A malformed update is
 // INVALID_ARGUMENT; one that would take the document past
-// MaxDocumentBytes is INVALID_ARGUMENT too.
+// MaxDocumentBytes is INVALID_ARGUMENT too. It is the realtime door's
+// write: a catch-up (CatchUp) does not read its entries back, as the room
+// that sent them holds them.
 func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 	errs := make([]error, len(batch))
 	for i, a := range batch {
