@@ -85,8 +85,16 @@ func editor(k realtime.DocKey) crdt.Editor {
 // crdtStore is the realtime Store over the CRDT records.
 type crdtStore struct{ crdt *crdt.Service }
 
-func (s crdtStore) Load(ctx context.Context, k realtime.DocKey) ([]byte, error) {
-	return s.crdt.LoadUpdate(ctx, k.Workspace, editor(k))
+func (s crdtStore) Load(ctx context.Context, k realtime.DocKey) ([]byte, realtime.Mark, error) {
+	update, m, err := s.crdt.LoadMarked(ctx, k.Workspace, editor(k))
+	return update, realtime.Mark(m), err
+}
+
+// CatchUp reads what the room lacks: this replica's appends are the
+// room's own (one hub per CRDT service), so they are not read back.
+func (s crdtStore) CatchUp(ctx context.Context, k realtime.DocKey, since realtime.Mark) ([]byte, realtime.Mark, error) {
+	update, m, err := s.crdt.CatchUp(ctx, k.Workspace, editor(k), crdt.Mark(since))
+	return update, realtime.Mark(m), err
 }
 
 // AppendBatch stores a replica's group commit with one AppendUpdates: the

@@ -93,3 +93,21 @@ func DeadRedis(t testing.TB) *redis.Client {
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
+
+// OtherRedis returns a client of an in-process Redis of its own, apart
+// from Redis(t)'s: for replicas whose pub/sub must never meet. Both are
+// closed when t ends.
+func OtherRedis(t testing.TB) *redis.Client {
+	t.Helper()
+	url, stop, err := embedded.StartRedis()
+	if err != nil {
+		t.Fatalf("testenv: other redis: %v", err)
+	}
+	t.Cleanup(stop)
+	c, err := redisdb.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatalf("testenv: other redis: %v", err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}

@@ -24,15 +24,8 @@ type Append struct {
 // LoadUpdate returns the editor's document as one update (nil when it has
 // no data): its state merged with its log.
 func (s *Service) LoadUpdate(ctx context.Context, ws string, ed Editor) ([]byte, error) {
-	c, err := s.loadCurrent(ctx, ws, ed)
-	if errors.Is(err, ErrNotFound) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	s.editors.describe(WorkspaceEditor{ws, ed}, c.latest())
-	s.compactIfLong(ws, c)
-	return yjs.MergeUpdates(c.updates()...)
+	update, _, err := s.LoadMarked(ctx, ws, ed)
+	return update, err
 }
 
 // AppendUpdate is AppendUpdates of one update.
@@ -50,7 +43,9 @@ func (s *Service) AppendUpdate(ctx context.Context, ws string, ed Editor, update
 // characters: text; other values: array). An update with no content yet
 // is not stored (there is nothing to keep). A malformed update is
 // INVALID_ARGUMENT; one that would take the document past
-// MaxDocumentBytes is INVALID_ARGUMENT too.
+// MaxDocumentBytes is INVALID_ARGUMENT too. It is the realtime door's
+// write: a catch-up (CatchUp) does not read its entries back, as the room
+// that sent them holds them.
 func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 	errs := make([]error, len(batch))
 	for i, a := range batch {
@@ -95,6 +90,7 @@ func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 			k := WorkspaceEditor{batch[i].Workspace, batch[i].Editor}
 			s.editors.wrote(k, entries[j].At)
 			s.editors.appendedEntry(k, entries[j].LogEntry)
+			s.appended.add(k, entries[j].Seq)
 			if s.editors.appended(k, int64(len(batch[i].Update)), s.settings) {
 				s.compactLater(k.Workspace, k.Editor)
 			}

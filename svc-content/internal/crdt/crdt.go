@@ -114,6 +114,11 @@ type Store interface {
 	// FindDocumentLog returns the logged entries of every editor of the
 	// document, oldest first.
 	FindDocumentLog(ctx context.Context, ws, org, doc string) ([]LogEntry, error)
+	// FindMissing returns what a reader at since lacks of the editor:
+	// the log entries after since.LogSeq that held does not report, the
+	// latest state when it merged entries the reader never saw, and the
+	// reader's Mark once it has them.
+	FindMissing(ctx context.Context, ws string, ed Editor, since Mark, held func(seq int64) bool) (Missing, error)
 	// DeleteLog removes the editor's entries that merged (stored) holds:
 	// those of entries and every sequence from merged's logFrom on.
 	DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error
@@ -186,6 +191,9 @@ type Service struct {
 	onWrite  WriteHook
 	settings Settings
 	editors  *editorCache
+	// appended are the log sequences this replica appended that a
+	// catch-up has not passed (catchup.go).
+	appended *appendedSeqs
 	// compactions are the background compactions in flight; compactSlots
 	// bounds how many of them run at once.
 	compactions  sync.WaitGroup
@@ -207,7 +215,7 @@ func NewService(db *mongo.Database, pub Publisher, settings Settings) *Service {
 }
 
 func newService(store Store, pub Publisher, now func() time.Time, settings Settings) *Service {
-	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache(),
+	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache(), appended: &appendedSeqs{},
 		compactSlots: make(chan struct{}, maxConcurrentCompactions)}
 }
 

@@ -57,14 +57,9 @@ func TestPreviousLogFormatLoads(t *testing.T) {
 // entry would never be read, so it is appended again above the merged
 // state and nothing is lost.
 func TestStaleReplicaAppendIsNotLost(t *testing.T) {
-	a, _ := newTestService(t)
+	a, b, clock := twoReplicas(t)
+	other := b.store.(*mongoStore)
 	ctx := t.Context()
-	clock := a.now()
-	now := func() time.Time { return clock }
-	a.now, a.store.(*mongoStore).now = now, now
-	other := newMongoStore(a.store.(*mongoStore).states.Database())
-	other.now = now
-	b := newService(other, nil, now, Settings{CompactEntries: 1000})
 	if err := a.Add(ctx, "ws1", ed, content("text", `"x"`), ""); err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +75,8 @@ func TestStaleReplicaAppendIsNotLost(t *testing.T) {
 	if err := a.Compact(ctx, "ws1", ed); err != nil {
 		t.Fatal(err) // merges 1..2 into version 2
 	}
-	clock = clock.Add(logDeleteLag) // b's hint is no longer trusted
-	appendText(a, "4", 14)          // seq 3
+	*clock = clock.Add(logDeleteLag) // b's hint is no longer trusted
+	appendText(a, "4", 14)           // seq 3
 	if err := a.Compact(ctx, "ws1", ed); err != nil {
 		t.Fatal(err) // merges 3 and deletes 1..2, which version 2 merged
 	}
@@ -95,6 +90,22 @@ func TestStaleReplicaAppendIsNotLost(t *testing.T) {
 			t.Fatalf("update %s lost: %s", c, got)
 		}
 	}
+}
+
+// twoReplicas are two services on one database (b compacts only when
+// told) whose time is *clock.
+func twoReplicas(t *testing.T) (a, b *Service, clock *time.Time) {
+	t.Helper()
+	a, _ = newTestService(t)
+	clock = new(time.Time)
+	*clock = a.now()
+	now := func() time.Time { return *clock }
+	a.now, a.store.(*mongoStore).now = now, now
+	other := newMongoStore(a.store.(*mongoStore).states.Database())
+	other.now = now
+	b = newService(other, nil, now, Settings{CompactEntries: 1000})
+	t.Cleanup(b.Wait)
+	return a, b, clock
 }
 
 // Replaced versions are cut to markers and deleted markerRetention after

@@ -1,26 +1,11 @@
 package crdt
 
-import (
-	"context"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/opencollab/backend/pkg/mongodb"
-)
+import "context"
 
 // probeLog reads the editor's entries from seq from on until one is
 // missing (next).
 func (s *mongoStore) probeLog(ctx context.Context, key string, from int64) (entries []LogEntry, next int64, err error) {
-	for seq := from; ; seq++ {
-		var d logDoc
-		err := s.log.FindOne(ctx, bson.D{{Key: "_id", Value: logSlot(key, seq)}}).Decode(&d)
-		if mongodb.IsNotFound(err) {
-			return entries, seq, nil
-		} else if err != nil {
-			return nil, 0, err
-		}
-		entries = append(entries, d.entry())
-	}
+	return s.probeUnheld(ctx, key, from, func(int64) bool { return false })
 }
 
 // FindCurrent reads the latest state, then the log after it by probing,

@@ -63,7 +63,7 @@ func TestGroupCommitSpansDocumentsAndRelaysWhileStoring(t *testing.T) {
 			t.Fatalf("the reader of doc%d got nothing while the store was slow", i)
 		}
 	}
-	if state, _ := store.Load(t.Context(), DocKey{"ws1", "org1", "doc0", "ed1"}); state != nil {
+	if state, _, _ := store.Load(t.Context(), DocKey{"ws1", "org1", "doc0", "ed1"}); state != nil {
 		t.Fatal("doc0 was stored while the gate held the first write")
 	}
 	store.release()
@@ -184,7 +184,7 @@ func TestSlowStoreBoundsWhatWaits(t *testing.T) {
 			t.Fatal("the updates were never all stored")
 		}
 	}
-	state, _ := store.Load(t.Context(), key)
+	state, _, _ := store.Load(t.Context(), key)
 	stored := yjs.NewDoc(99)
 	if err := stored.ApplyUpdate(state); err != nil || len(stored.Text("content").String()) != n*size {
 		t.Fatalf("stored text of %d characters (%v), want %d", len(stored.Text("content").String()), err, n*size)

@@ -16,7 +16,11 @@ import (
 // discardStore stores nothing: the benchmark measures the realtime side.
 type discardStore struct{}
 
-func (discardStore) Load(context.Context, DocKey) ([]byte, error) { return nil, nil }
+func (discardStore) Load(context.Context, DocKey) ([]byte, Mark, error) { return nil, Mark{}, nil }
+
+func (discardStore) CatchUp(context.Context, DocKey, Mark) ([]byte, Mark, error) {
+	return nil, Mark{}, nil
+}
 func (discardStore) AppendBatch(_ context.Context, b []Append) []error {
 	return make([]error, len(b))
 }

@@ -40,6 +40,10 @@ type room struct {
 	seq       uint64            // sequence of this replica's fan-out updates
 	remoteSeq map[string]uint64 // last fan-out sequence seen per replica
 	linger    *time.Timer
+	// mark is how far the room has read the store (load, catch-ups);
+	// catchingUp runs its catch-ups one at a time.
+	mark       Mark
+	catchingUp sync.Mutex
 }
 
 func newRoom(h *Hub, key DocKey) *room {
@@ -60,16 +64,17 @@ const serverClientID = 1
 // load applies the stored state; members wait for it.
 func (r *room) load(ctx context.Context) {
 	defer close(r.ready)
-	state, err := r.hub.store.Load(ctx, r.key)
+	state, mark, err := r.hub.store.Load(ctx, r.key)
 	if err != nil {
 		r.err = fmt.Errorf("load document: %w", err)
 		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mark = mark
 	if len(state) == 0 {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if err := r.doc.ApplyUpdate(state); err != nil {
 		r.err = fmt.Errorf("stored document does not decode: %w", err)
 	}

@@ -173,16 +173,28 @@ func (r *room) applyStored(update []byte) {
 }
 
 // catchUp applies what the store has and the room lacks: a replica that
-// missed fan-out messages converges with the others.
+// missed fan-out messages converges with the others. The store reads
+// only what the room's mark and its own writes do not cover; the mark
+// advances once that is applied.
 func (r *room) catchUp(ctx context.Context) error {
-	state, err := r.hub.store.Load(ctx, r.key)
-	if err != nil || len(state) == 0 {
+	r.catchingUp.Lock()
+	defer r.catchingUp.Unlock()
+	r.mu.Lock()
+	since := r.mark
+	r.mu.Unlock()
+	state, mark, err := r.hub.store.CatchUp(ctx, r.key, since)
+	if err != nil {
 		return err
 	}
-	diff, err := yjs.DiffUpdate(state, r.stateVector())
-	if err != nil {
-		return fmt.Errorf("diff stored state: %w", err)
+	if len(state) > 0 {
+		diff, err := yjs.DiffUpdate(state, r.stateVector())
+		if err != nil {
+			return fmt.Errorf("diff stored state: %w", err)
+		}
+		r.applyStored(diff)
 	}
-	r.applyStored(diff)
+	r.mu.Lock()
+	r.mark = mark
+	r.mu.Unlock()
 	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opencollab/backend/pkg/embedded"
-	"github.com/opencollab/backend/pkg/redisdb"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-content/realtimetest"
 )
@@ -39,16 +37,7 @@ func TestReplicasConvergeThroughRedisAndAfterLosingIt(t *testing.T) {
 // Redis) still converge: every room catches up from the shared store.
 func TestReplicasThatMissEveryFanOutStillConverge(t *testing.T) {
 	t.Parallel()
-	url, stop, err := embedded.StartRedis()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	other, err := redisdb.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = other.Close() })
+	other := testenv.OtherRedis(t)
 	store := NewMemoryStore()
 	s := Settings{CatchUpInterval: 300 * time.Millisecond}
 	one := startServer(t, store, testenv.Redis(t), s)

@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
@@ -12,14 +13,27 @@ import (
 // business; the realtime side only loads and appends.
 type Store interface {
 	// Load returns the document's stored state as one Yjs update (v1),
-	// nil when the editor has no data yet.
-	Load(ctx context.Context, key DocKey) ([]byte, error)
+	// nil when the editor has no data yet, and the Mark of what it read.
+	Load(ctx context.Context, key DocKey) ([]byte, Mark, error)
+	// CatchUp returns what the store holds of the document beyond since
+	// that this replica did not store itself, as one update (nil:
+	// nothing new), and the room's Mark once it applied it. The room
+	// holds everything it stored, so it is not read back.
+	CatchUp(ctx context.Context, key DocKey, since Mark) ([]byte, Mark, error)
 	// AppendBatch stores every update of batch durably before it
 	// returns, in one store round-trip where the store can; the editor's
 	// data is created when it has none (its type is what the update
 	// reveals). Keys in a batch are distinct. The result holds one error
 	// per item (nil: stored); a shorter result means the rest succeeded.
 	AppendBatch(ctx context.Context, batch []Append) []error
+}
+
+// Mark is how far a room has read its document from the store (state
+// version, log sequence, when), as the store reports it; the zero Mark
+// has read nothing.
+type Mark struct {
+	Version, LogSeq int64
+	At              time.Time
 }
 
 // Append is one document's update in a batch.
@@ -46,10 +60,15 @@ type MemoryStore struct {
 func NewMemoryStore() *MemoryStore { return &MemoryStore{docs: map[string][]byte{}} }
 
 // Load implements Store.
-func (s *MemoryStore) Load(_ context.Context, key DocKey) ([]byte, error) {
+func (s *MemoryStore) Load(_ context.Context, key DocKey) ([]byte, Mark, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.docs[key.id()], nil
+	return s.docs[key.id()], Mark{}, nil
+}
+
+// CatchUp implements Store: the whole document (marks nothing).
+func (s *MemoryStore) CatchUp(ctx context.Context, key DocKey, _ Mark) ([]byte, Mark, error) {
+	return s.Load(ctx, key)
 }
 
 // AppendBatch implements Store.

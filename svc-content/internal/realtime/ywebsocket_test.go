@@ -15,7 +15,7 @@ func TestYWebsocketStockClientsConverge(t *testing.T) {
 		"wsBase": srv.wsBase, "room": "org1/doc1/ed1", "tokens": []string{"editor:ada", "editor:bob"},
 	})
 	// What the clients ended with is what the store holds.
-	stored, err := srv.store.Load(context.Background(), DocKey{"ws1", "org1", "doc1", "ed1"})
+	stored, _, err := srv.store.Load(context.Background(), DocKey{"ws1", "org1", "doc1", "ed1"})
 	if err != nil {
 		t.Fatal(err)
 	}
