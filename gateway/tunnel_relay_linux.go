@@ -25,7 +25,7 @@ func (p *poller) serve(pt *polledTunnel, i int, events uint32, buf []byte) bool 
 		return false // reported whatever the interest: the socket is done
 	}
 	if events&relayEvents != 0 && dst.out == nil {
-		n, err := relayRead(src.fd, buf)
+		n, err := readFD(src.fd, buf)
 		switch {
 		case err == syscall.EAGAIN:
 		case err != nil || n == 0: // 0 bytes: the peer closed
@@ -65,16 +65,6 @@ func (p *poller) rearm(pt *polledTunnel) error {
 		self.events = want
 	}
 	return nil
-}
-
-// relayRead reads what the non-blocking socket has.
-func relayRead(fd int, buf []byte) (int, error) {
-	for {
-		n, err := syscall.Read(fd, buf)
-		if err != syscall.EINTR {
-			return max(n, 0), err
-		}
-	}
 }
 
 // relayWrite writes what the non-blocking socket takes now; EAGAIN is not

@@ -107,11 +107,24 @@ func (r *room) receiveUpdate(m *member, update []byte) {
 // waitStoredBelow holds the caller (a member's read loop) while the room's
 // unstored bytes exceed limit.
 func (r *room) waitStoredBelow(limit int) {
+	r.waitForStore(context.Background(), limit, 0)
+}
+
+// waitForStore waits until at most maxUnstored bytes are unstored and the
+// first minStored updates are stored (the committer signals each store);
+// false when the room failed first (they may never be), ctx ended or the
+// hub stopped. Two bounds rather than a condition func: the read loop calls
+// it for every update and a closure would allocate.
+func (r *room) waitForStore(ctx context.Context, maxUnstored int, minStored uint64) bool {
 	for {
 		r.mu.Lock()
-		if r.unstored <= limit || r.broken {
+		if r.broken {
 			r.mu.Unlock()
-			return
+			return false
+		}
+		if r.unstored <= maxUnstored && r.storedCount >= minStored {
+			r.mu.Unlock()
+			return true
 		}
 		if r.stored == nil {
 			r.stored = make(chan struct{})
@@ -120,8 +133,10 @@ func (r *room) waitStoredBelow(limit int) {
 		r.mu.Unlock()
 		select {
 		case <-stored:
+		case <-ctx.Done():
+			return false
 		case <-r.hub.ctx.Done():
-			return
+			return false
 		}
 	}
 }

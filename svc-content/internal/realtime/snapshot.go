@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // StoredDocument returns the document of key as this replica holds it, as
@@ -39,27 +40,5 @@ func (h *Hub) StoredDocument(ctx context.Context, key DocKey) (update []byte, ok
 // waitStored waits until the first n updates members sent are stored;
 // false when the room failed (they may never be) or ctx ended.
 func (r *room) waitStored(ctx context.Context, n uint64) bool {
-	for {
-		r.mu.Lock()
-		if r.broken {
-			r.mu.Unlock()
-			return false
-		}
-		if r.storedCount >= n {
-			r.mu.Unlock()
-			return true
-		}
-		if r.stored == nil {
-			r.stored = make(chan struct{})
-		}
-		stored := r.stored
-		r.mu.Unlock()
-		select {
-		case <-stored:
-		case <-ctx.Done():
-			return false
-		case <-r.hub.ctx.Done():
-			return false
-		}
-	}
+	return r.waitForStore(ctx, math.MaxInt, n)
 }
