@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
-	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/events/eventstest"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
 	"github.com/opencollab/backend/svc-content/internal/realtime"
@@ -20,27 +19,14 @@ import (
 	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
-// recordedEvents keeps the events the CRDT service publishes.
-type recordedEvents struct {
-	mu  sync.Mutex
-	got []events.Event
-}
-
-func (r *recordedEvents) Publish(_ context.Context, evs ...events.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.got = append(r.got, evs...)
-	return nil
-}
-
-func (r *recordedEvents) last(t *testing.T) json.RawMessage {
+// lastEventData is the data of the last event rec was given.
+func lastEventData(t *testing.T, rec *eventstest.Recorder) json.RawMessage {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.got) == 0 {
+	got := rec.Events()
+	if len(got) == 0 {
 		t.Fatal("no event published")
 	}
-	b, err := json.Marshal(r.got[len(r.got)-1].Data)
+	b, err := json.Marshal(got[len(got)-1].Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +45,7 @@ func (editorAccess) Check(_ context.Context, token, _, _ string) (realtime.Grant
 // the event rendered from the store says.
 func TestEditEventReadsNoStore(t *testing.T) {
 	db, counter := testenv.CountingMongo(t)
-	rec := &recordedEvents{}
+	rec := &eventstest.Recorder{}
 	svc := crdt.NewService(db, rec, crdt.Settings{})
 	t.Cleanup(svc.Wait)
 	ctx := t.Context()
@@ -97,11 +83,11 @@ func TestEditEventReadsNoStore(t *testing.T) {
 	if len(sent) != 0 {
 		t.Errorf("the edit event sent store commands %v, want none", sent)
 	}
-	fromHub := rec.last(t)
+	fromHub := lastEventData(t, rec)
 	if err := svc.PublishEdited(ctx, "ws1", editor(key), by.UserID, by.SessionID); err != nil {
 		t.Fatal(err)
 	}
-	if fromStore := rec.last(t); string(fromHub) != string(fromStore) {
+	if fromStore := lastEventData(t, rec); string(fromHub) != string(fromStore) {
 		t.Fatalf("event data from the hub %s, from the store %s", fromHub, fromStore)
 	}
 }

@@ -64,7 +64,7 @@ func TestAddStoresAnnotationsAndReportsEachItem(t *testing.T) {
 	if a.From["initial"] != "U" {
 		t.Fatalf("initial not derived: %v", a.From)
 	}
-	if got := f.rec.types(); !slices.Equal(got, []string{EventAnnotationAdd, EventAnnotationAdd}) {
+	if got := f.rec.Types(); !slices.Equal(got, []string{EventAnnotationAdd, EventAnnotationAdd}) {
 		t.Fatalf("events = %v", got)
 	}
 }
@@ -121,8 +121,8 @@ func TestAddRefusesInvalidInputAndWritesNothing(t *testing.T) {
 	if n := f.count(store.CountersCollection, bson.M{}); n != 0 {
 		t.Fatalf("%d counters written by refused requests", n)
 	}
-	if len(f.rec.types()) != 0 {
-		t.Fatalf("events published: %v", f.rec.types())
+	if len(f.rec.Types()) != 0 {
+		t.Fatalf("events published: %v", f.rec.Types())
 	}
 }
 

@@ -2,13 +2,14 @@ package annotations_test
 
 import (
 	"fmt"
-	"github.com/opencollab/backend/pkg/mongodb"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/events/eventstest"
+	"github.com/opencollab/backend/pkg/mongodb"
 
 	. "github.com/opencollab/backend/svc-content/internal/annotations"
 	"github.com/opencollab/backend/svc-content/internal/store"
@@ -18,7 +19,7 @@ func TestCommentsAddGetUpdateDelete(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	f.add("ws1", "doc1", "a1", comment("alice", "root"))
-	f.rec.reset()
+	f.rec.Reset()
 
 	newIDs, err := f.svc.AddComments(ctx, "ws1", CommentsAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1",
 		CommentData: []CommentInput{comment("bob", "reply"), {CommentID: ptr(int64(7)), From: user("carol"), CommentText: "seven"}, comment("bob", "after")}})
@@ -28,10 +29,10 @@ func TestCommentsAddGetUpdateDelete(t *testing.T) {
 	if !slices.Equal(newIDs, []int64{2, 7, 8}) {
 		t.Fatalf("new comment ids = %v", newIDs)
 	}
-	if got := f.rec.types(); !slices.Equal(got, []string{EventCommentAdd, EventCommentAdd, EventCommentAdd}) {
+	if got := f.rec.Types(); !slices.Equal(got, []string{EventCommentAdd, EventCommentAdd, EventCommentAdd}) {
 		t.Fatalf("events = %v", got)
 	}
-	if tc := f.rec.data(t, 1)["targetComment"].(map[string]any); tc["commentId"] != float64(7) {
+	if tc := eventData(t, f.rec, 1)["targetComment"].(map[string]any); tc["commentId"] != float64(7) {
 		t.Fatalf("target comment = %v", tc)
 	}
 
@@ -78,7 +79,7 @@ func TestCommentsAddGetUpdateDelete(t *testing.T) {
 	if len(del) != 4 || len(f.one("ws1", "a1").Comments) != 0 {
 		t.Fatalf("delete all = %+v", del)
 	}
-	types := f.rec.types()
+	types := f.rec.Types()
 	if types[3] != EventCommentUpdate || types[4] != EventCommentDelete || types[len(types)-1] != EventCommentDelete {
 		t.Fatalf("events = %v", types)
 	}
@@ -141,7 +142,7 @@ func TestConcurrentCommentAddsAreAllKept(t *testing.T) {
 	if len(a.InvolvedUserIDs) != writers+1 {
 		t.Fatalf("involved = %v", a.InvolvedUserIDs)
 	}
-	if got := len(f.rec.types()); got != writers+1 {
+	if got := len(f.rec.Types()); got != writers+1 {
 		t.Fatalf("%d events, want one per accepted comment", got)
 	}
 }
@@ -150,7 +151,7 @@ func TestReactionsToggleAndPublish(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	f.add("ws1", "doc1", "a1", comment("alice", "root"))
-	f.rec.reset()
+	f.rec.Reset()
 	add := func(uid, icon string) ReactionResult {
 		t.Helper()
 		r, err := f.svc.AddReaction(ctx, "ws1", ReactionAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1", Icon: icon, User: user(uid)})
@@ -173,7 +174,7 @@ func TestReactionsToggleAndPublish(t *testing.T) {
 		a.ReactionAnnotations[0].CommentAnnotationID != "a1" || !slices.Contains(a.InvolvedUserIDs, "carol") {
 		t.Fatalf("reactions = %+v", a.ReactionAnnotations)
 	}
-	if got := f.rec.types(); !slices.Equal(got, []string{EventReactionAdd, EventReactionAdd, EventReactionAdd}) {
+	if got := f.rec.Types(); !slices.Equal(got, []string{EventReactionAdd, EventReactionAdd, EventReactionAdd}) {
 		t.Fatalf("events = %v (a repeated reaction must not publish)", got)
 	}
 
@@ -196,7 +197,7 @@ func TestReactionsToggleAndPublish(t *testing.T) {
 	if len(a.ReactionAnnotations) != 1 || len(a.ReactionAnnotations[0].FromUsers) != 1 {
 		t.Fatalf("after deletes = %+v", a.ReactionAnnotations)
 	}
-	if got := f.rec.types(); got[len(got)-1] != EventReactionDelete || len(got) != 5 {
+	if got := f.rec.Types(); got[len(got)-1] != EventReactionDelete || len(got) != 5 {
 		t.Fatalf("events = %v", got)
 	}
 	if _, err := f.svc.AddReaction(ctx, "ws1", ReactionAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1", Icon: " ", User: user("x")}); !api.IsStatus(err, api.InvalidArgument) {
@@ -213,7 +214,7 @@ func TestConcurrentCommentAddsAcrossReplicasAreAllKept(t *testing.T) {
 	if ferret, err := mongodb.IsFerretDB(t.Context(), f.db); err != nil || ferret {
 		t.Skipf("needs MongoDB, the test store is FerretDB (%v)", err)
 	}
-	other := NewService(store.New(f.db), &recorder{})
+	other := NewService(store.New(f.db), &eventstest.Recorder{})
 	if err := other.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}

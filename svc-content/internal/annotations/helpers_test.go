@@ -1,9 +1,7 @@
 package annotations_test
 
 import (
-	"context"
 	"encoding/json"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -11,7 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
-	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/events/eventstest"
 	"github.com/opencollab/backend/pkg/pagetoken"
 	"github.com/opencollab/backend/pkg/testenv"
 
@@ -21,42 +19,11 @@ import (
 
 func TestMain(m *testing.M) { testenv.Main(m) }
 
-// recorder is a Publisher that keeps what it was given.
-type recorder struct {
-	mu     sync.Mutex
-	events []events.Event
-}
-
-func (r *recorder) Publish(_ context.Context, evs ...events.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, evs...)
-	return nil
-}
-
-func (r *recorder) types() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]string, len(r.events))
-	for i, e := range r.events {
-		out[i] = e.Type
-	}
-	return out
-}
-
-func (r *recorder) reset() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = nil
-}
-
-// data decodes the i-th event's data.
-func (r *recorder) data(t *testing.T, i int) map[string]any {
+// eventData decodes the data of the i-th event rec was given.
+func eventData(t *testing.T, rec *eventstest.Recorder, i int) map[string]any {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	var m map[string]any
-	if err := json.Unmarshal(r.events[i].Data, &m); err != nil {
+	if err := json.Unmarshal(rec.Events()[i].Data, &m); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -66,7 +33,7 @@ type fixture struct {
 	t   *testing.T
 	db  *mongo.Database
 	svc *Service
-	rec *recorder
+	rec *eventstest.Recorder
 }
 
 // newFixture is the service on a fresh database with Redis page tokens and
@@ -79,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 // newFixtureOn is newFixture on db.
 func newFixtureOn(t *testing.T, db *mongo.Database) *fixture {
 	t.Helper()
-	rec := &recorder{}
+	rec := &eventstest.Recorder{}
 	svc := NewService(store.New(db), rec).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
 	var tick atomic.Int64
 	start := time.UnixMilli(1_700_000_000_000)

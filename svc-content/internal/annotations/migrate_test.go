@@ -154,7 +154,7 @@ func TestRewriteLocation(t *testing.T) {
 		}
 	}
 	f.add("ws1", "doc2", "b1", comment("alice", "other document"))
-	f.rec.reset()
+	f.rec.Reset()
 
 	n, err := f.svc.RewriteLocation(ctx, "ws1", "org1", "doc1", "L1", map[string]any{"locationName": "Merged"}, true)
 	if err != nil || n != 2 {
@@ -177,7 +177,7 @@ func TestRewriteLocation(t *testing.T) {
 	if _, err := f.svc.RewriteLocation(ctx, "ws1", "org1", "doc1", "L2", map[string]any{"locationName": "no id"}, false); !api.IsStatus(err, api.InvalidArgument) {
 		t.Fatalf("replace without id: %v", err)
 	}
-	if got := f.rec.types(); len(got) != 4 || got[0] != EventAnnotationUpdate {
+	if got := f.rec.Types(); len(got) != 4 || got[0] != EventAnnotationUpdate {
 		t.Fatalf("events = %v", got)
 	}
 }

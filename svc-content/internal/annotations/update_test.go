@@ -24,7 +24,7 @@ func TestUpdateStatusResolvesAndReopens(t *testing.T) {
 	f := newFixture(t)
 	f.add("ws1", "doc1", "a1", comment("alice", "x"))
 	f.add("ws1", "doc1", "a2", comment("bob", "y"))
-	f.rec.reset()
+	f.rec.Reset()
 
 	res, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1", "nope"}},
 		`{"status":{"id":"RESOLVED","name":"Resolved","type":"terminal"},"resolvedByUserId":"alice","statusUpdatedByUserId":"alice"}`)
@@ -41,10 +41,10 @@ func TestUpdateStatusResolvesAndReopens(t *testing.T) {
 	if f.one("ws1", "a2").Status["id"] != "OPEN" {
 		t.Fatal("update touched an annotation outside the filter")
 	}
-	if got := f.rec.types(); !slices.Equal(got, []string{EventStatusChange}) {
+	if got := f.rec.Types(); !slices.Equal(got, []string{EventStatusChange}) {
 		t.Fatalf("events = %v", got)
 	}
-	ev := f.rec.data(t, 0)
+	ev := eventData(t, f.rec, 0)
 	if ev["oldStatus"].(map[string]any)["id"] != "OPEN" || ev["newStatus"].(map[string]any)["id"] != "RESOLVED" ||
 		ev["actionUser"].(map[string]any)["userId"] != "alice" {
 		t.Fatalf("status event data = %v", ev)
@@ -65,7 +65,7 @@ func TestUpdateStatusResolvesAndReopens(t *testing.T) {
 	if b.Priority["id"] != "P1" || UserID(b.AssignedTo) != "dave" || !slices.Contains(b.InvolvedUserIDs, "dave") {
 		t.Fatalf("priority/assignee: %+v", b)
 	}
-	if got := f.rec.types(); got[len(got)-1] != EventAnnotationUpdate {
+	if got := f.rec.Types(); got[len(got)-1] != EventAnnotationUpdate {
 		t.Fatalf("events = %v", got)
 	}
 }
@@ -88,7 +88,7 @@ func TestUpdateRefusesAndWritesNothing(t *testing.T) {
 	f := newFixture(t)
 	f.add("ws1", "doc1", "a1", comment("alice", "x"))
 	before := f.one("ws1", "a1").LastUpdated
-	f.rec.reset()
+	f.rec.Reset()
 	for name, tc := range map[string]struct {
 		filters Filters
 		data    string
@@ -108,7 +108,7 @@ func TestUpdateRefusesAndWritesNothing(t *testing.T) {
 			t.Errorf("%s: err = %v, want INVALID_ARGUMENT containing %q", name, err, tc.want)
 		}
 	}
-	if f.one("ws1", "a1").LastUpdated != before || len(f.rec.types()) != 0 {
+	if f.one("ws1", "a1").LastUpdated != before || len(f.rec.Types()) != 0 {
 		t.Fatal("a refused update changed the annotation or published")
 	}
 	res, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1"}}, `{"suggestion":{"status":"accepted"}}`)
@@ -123,7 +123,7 @@ func TestDeleteByFiltersAndWholeDocument(t *testing.T) {
 		f.add("ws1", "doc1", id, comment("alice", "x {{bob}}"))
 	}
 	f.add("ws1", "doc2", "b1", comment("alice", "other document"))
-	f.rec.reset()
+	f.rec.Reset()
 	if n := f.count(store.FeedRowsCollection, bson.M{"_id": bson.M{"$regex": `^r\["ws1","a1"`}}); n != 2 {
 		t.Fatalf("a1 has %d feed rows, want 2", n)
 	}
@@ -148,7 +148,7 @@ func TestDeleteByFiltersAndWholeDocument(t *testing.T) {
 	if got := ids(f.get("ws1", GetRequest{}).Data.([]*AnnotationView)); !slices.Equal(got, []string{"b1"}) {
 		t.Fatalf("left: %v", got)
 	}
-	if got := f.rec.types(); len(got) != 3 || got[0] != EventAnnotationDelete {
+	if got := f.rec.Types(); len(got) != 3 || got[0] != EventAnnotationDelete {
 		t.Fatalf("events = %v", got)
 	}
 	if _, err := f.svc.Delete(t.Context(), "ws1", DeleteRequest{DocumentID: "doc2", AgentURLs: []string{"u"}}); !api.IsStatus(err, api.InvalidArgument) {

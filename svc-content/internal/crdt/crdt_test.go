@@ -1,7 +1,6 @@
 package crdt
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -10,27 +9,15 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/events/eventstest"
 	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-content/internal/genericxml"
 	"github.com/opencollab/backend/svc-content/internal/yjs/yjstest"
 )
 
-type recordingPublisher struct {
-	mu     sync.Mutex
-	events []events.Event
-}
-
-func (p *recordingPublisher) Publish(_ context.Context, evs ...events.Event) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.events = append(p.events, evs...)
-	return nil
-}
-
-func newTestService(t *testing.T) (*Service, *recordingPublisher) {
+func newTestService(t *testing.T) (*Service, *eventstest.Recorder) {
 	t.Helper()
-	pub := &recordingPublisher{}
+	pub := &eventstest.Recorder{}
 	svc := NewService(testenv.Mongo(t), pub, Settings{})
 	svc.now = func() time.Time { return time.Date(2025, 3, 4, 5, 6, 7, 891234567, time.UTC) }
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
@@ -73,18 +60,19 @@ func TestAddGetUpdate(t *testing.T) {
 		t.Fatalf("after update: %+v", views[0])
 	}
 
-	if len(pub.events) != 2 || pub.events[0].Type != EventAdd || pub.events[1].Type != EventUpdate {
-		t.Fatalf("events = %+v", pub.events)
+	evs := pub.Events()
+	if len(evs) != 2 || evs[0].Type != EventAdd || evs[1].Type != EventUpdate {
+		t.Fatalf("events = %+v", evs)
 	}
 	var data map[string]any
-	if err := json.Unmarshal(pub.events[0].Data, &data); err != nil {
+	if err := json.Unmarshal(evs[0].Data, &data); err != nil {
 		t.Fatal(err)
 	}
 	want := `map[data:map[a:1 b.c:[true]] id:ed1 lastUpdate:2025-03-04T05:06:07.891Z lastUpdatedBy:user1 sessionId:<nil>]`
 	if got := fmt.Sprint(data); got != want {
 		t.Fatalf("event data = %s, want %s", got, want)
 	}
-	if e := pub.events[0]; e.WorkspaceID != "ws1" || e.OrganizationID != "org1" || e.DocumentID != "doc1" || e.Source != "content" {
+	if e := evs[0]; e.WorkspaceID != "ws1" || e.OrganizationID != "org1" || e.DocumentID != "doc1" || e.Source != "content" {
 		t.Fatalf("event envelope = %+v", e)
 	}
 }
@@ -150,8 +138,8 @@ func TestErrors(t *testing.T) {
 			t.Fatalf("failed add wrote %+v", v)
 		}
 	}
-	if len(pub.events) != 1 {
-		t.Fatalf("failed calls published: %+v", pub.events)
+	if evs := pub.Events(); len(evs) != 1 {
+		t.Fatalf("failed calls published: %+v", evs)
 	}
 }
 

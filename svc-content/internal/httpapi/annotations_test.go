@@ -2,14 +2,12 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -17,7 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/pkg/events/eventstest"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/pagetoken"
@@ -31,25 +29,11 @@ import (
 // annWorkspaceHeader names the workspace the test middleware acts for.
 const annWorkspaceHeader = "X-Test-Workspace"
 
-type annPublisher struct {
-	mu    sync.Mutex
-	types []string
-}
-
-func (p *annPublisher) Publish(_ context.Context, evs ...events.Event) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, e := range evs {
-		p.types = append(p.types, e.Type)
-	}
-	return nil
-}
-
 type annEnv struct {
 	t   *testing.T
 	h   http.Handler
 	db  *mongo.Database
-	pub *annPublisher
+	pub *eventstest.Recorder
 }
 
 // newAnnEnv serves annotationRoutes behind a middleware that sets the
@@ -57,7 +41,7 @@ type annEnv struct {
 func newAnnEnv(t *testing.T, checker *features.Checker) *annEnv {
 	t.Helper()
 	db := testenv.Mongo(t)
-	pub := &annPublisher{}
+	pub := &eventstest.Recorder{}
 	svc := annotations.NewService(store.New(db), pub).WithPageTokens(pagetoken.New(testenv.Redis(t), 0))
 	if err := svc.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
@@ -245,7 +229,7 @@ func TestAnnotationOperationShapes(t *testing.T) {
 		t.Fatalf("delete data = %s", del.raw)
 	}
 	want := "comment_annotation.add comment_annotation.add comment_annotation.status_change comment.add comment.update comment.reaction_add comment.reaction_delete comment.delete comment_annotation.delete"
-	if got := strings.Join(e.pub.types, " "); got != want {
+	if got := strings.Join(e.pub.Types(), " "); got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
 	}
 }
@@ -296,8 +280,8 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 			}
 		})
 	}
-	if n := e.stored(); n != 0 || len(e.pub.types) != 0 {
-		t.Fatalf("refused requests wrote %d records and %d events", n, len(e.pub.types))
+	if n := e.stored(); n != 0 || len(e.pub.Types()) != 0 {
+		t.Fatalf("refused requests wrote %d records and %d events", n, len(e.pub.Types()))
 	}
 
 	if r := e.call("ws1", annPath+"comments/add", annDoc(map[string]any{"annotationId": "ghost",

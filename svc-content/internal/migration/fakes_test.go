@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/pkg/docmigrate"
-	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 	"github.com/opencollab/backend/pkg/web"
@@ -163,26 +162,4 @@ func (m localMover) MoveDocument(ctx context.Context, ws, org, doc, newDoc strin
 
 func (m localMover) HasDocumentData(ctx context.Context, ws, org, doc string) (bool, error) {
 	return m.f.DocumentHasData(ctx, Document{WorkspaceID: ws, OrganizationID: org, DocumentID: doc})
-}
-
-type fakePublisher struct {
-	mu     sync.Mutex
-	events []events.Event
-}
-
-func (p *fakePublisher) Publish(_ context.Context, es ...events.Event) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.events = append(p.events, es...)
-	return nil
-}
-
-func (p *fakePublisher) types() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []string
-	for _, e := range p.events {
-		out = append(out, e.Type)
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/docmigrate"
+	"github.com/opencollab/backend/pkg/events/eventstest"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 	"github.com/opencollab/backend/pkg/testenv"
@@ -47,14 +48,14 @@ type harness struct {
 	activity *fakeOwner
 	identity *fakeOwner
 	servers  map[string]*httptest.Server
-	pub      *fakePublisher
+	pub      *eventstest.Recorder
 }
 
 // newHarness starts owners holding data of document "doc-a".
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	tr := &tracker{inflight: map[string]int{}}
-	h := &harness{t: t, db: testenv.Mongo(t), tr: tr, pub: &fakePublisher{}, servers: map[string]*httptest.Server{}}
+	h := &harness{t: t, db: testenv.Mongo(t), tr: tr, pub: &eventstest.Recorder{}, servers: map[string]*httptest.Server{}}
 	h.content = newFakeOwner("content", tr, map[string]int64{"doc-a": 5})
 	h.notify = newFakeOwner("notify", tr, map[string]int64{"doc-a": 2})
 	h.activity = newFakeOwner("activity", tr, map[string]int64{"doc-a": 7})

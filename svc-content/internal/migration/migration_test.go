@@ -48,16 +48,14 @@ func TestHappyPath(t *testing.T) {
 		t.Fatalf("attempts = %d", r.Attempts)
 	}
 	// Cleanup and the event follow the status write.
-	waitFor(t, func() bool { return len(h.pub.types()) == 1 }, "the completion event")
+	waitFor(t, func() bool { return len(h.pub.Types()) == 1 }, "the completion event")
 	if n := h.count(locksColl); n != 0 {
 		t.Fatalf("%d document locks left after completion", n)
 	}
 	if n := h.count(claimsColl); n != 0 {
 		t.Fatalf("%d claims left after completion", n)
 	}
-	h.pub.mu.Lock()
-	e := h.pub.events[0]
-	h.pub.mu.Unlock()
+	e := h.pub.Events()[0]
 	var data outcome
 	if err := json.Unmarshal(e.Data, &data); err != nil {
 		t.Fatal(err)
@@ -109,8 +107,8 @@ func TestStepFailures(t *testing.T) {
 			if calls, _ := h.identity.stats(); calls != 0 {
 				t.Errorf("identity was called %d times after a failed step", calls)
 			}
-			waitFor(t, func() bool { return len(h.pub.types()) > 0 }, "the failure event")
-			if types := h.pub.types(); !slices.Equal(types, []string{EventFailed}) {
+			waitFor(t, func() bool { return len(h.pub.Types()) > 0 }, "the failure event")
+			if types := h.pub.Types(); !slices.Equal(types, []string{EventFailed}) {
 				t.Errorf("events %v, want one %s", types, EventFailed)
 			}
 			if n := h.count(locksColl); n != 0 {

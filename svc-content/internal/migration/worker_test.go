@@ -116,8 +116,8 @@ func TestRacingWorkers(t *testing.T) {
 			t.Errorf("%s: %d calls, %d moves; want %d each (one per migration)", f.name, calls, moves, n)
 		}
 	}
-	waitFor(t, func() bool { return len(h.pub.types()) >= n }, "the outcome events")
-	if got := len(h.pub.types()); got != n {
+	waitFor(t, func() bool { return len(h.pub.Types()) >= n }, "the outcome events")
+	if got := len(h.pub.Types()); got != n {
 		t.Errorf("%d outcome events, want %d", got, n)
 	}
 }
