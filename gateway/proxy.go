@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 	"github.com/opencollab/backend/pkg/api"
 )
 
@@ -62,6 +63,7 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 	defer putBuf(bp)
 	hop.trace.inject(ctx)
 	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
+	out.fields, out.listed = requestFields(w)
 
 	length := r.ContentLength
 	buf := appendRequestHead((*bp)[:0], r, out, length)
@@ -96,6 +98,23 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 			return
 		}
 	}
+}
+
+// fieldLister is an inbound writer that lists the request's header fields
+// (h1's).
+type fieldLister interface {
+	RequestFields() ([]httpfield.Field, bool)
+}
+
+// requestFields returns the request's fields as the inbound server listed
+// them, if it did.
+func requestFields(w http.ResponseWriter) ([]httpfield.Field, bool) {
+	if rec, ok := w.(*statusRecorder); ok {
+		if l, ok := rec.ResponseWriter.(fieldLister); ok {
+			return l.RequestFields()
+		}
+	}
+	return nil, false
 }
 
 // connection is a pooled connection, or for a retry a new one: the pool

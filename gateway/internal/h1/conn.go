@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 )
 
 // Connection states, for Shutdown: only an idle connection may be closed
@@ -42,11 +44,14 @@ type conn struct {
 	head      []byte
 	vals      []string // backing array of the request's header values
 	reqHeader http.Header
-	req       *http.Request
-	url       url.URL
-	body      body
-	resp      response
-	dl        deadlines
+	// fields are reqHeader's fields in the client's order, when listed.
+	fields []httpfield.Field
+	listed bool
+	req    *http.Request
+	url    url.URL
+	body   body
+	resp   response
+	dl     deadlines
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -87,6 +92,7 @@ func (c *conn) init(ctx context.Context) {
 	c.head = make([]byte, 0, readBufferSize)
 	c.vals = make([]string, 0, 32)
 	c.reqHeader = make(http.Header, 16)
+	c.fields = make([]httpfield.Field, 0, 16)
 	c.req, _ = http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
 	c.req.RemoteAddr = c.nc.RemoteAddr().String()
 	c.body = body{c: c, br: c.br}
@@ -112,7 +118,7 @@ func (c *conn) serveOne() bool {
 	r := c.req
 	r.URL, r.Header = &c.url, c.reqHeader
 	r.Form, r.PostForm, r.MultipartForm, r.Pattern = nil, nil, nil, ""
-	if err := parseHead(r, c.head, &c.vals); err != nil {
+	if c.listed, err = parseHead(r, c.head, &c.vals, &c.fields); err != nil {
 		c.refuse(err)
 		return false
 	}

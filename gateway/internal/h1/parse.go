@@ -38,11 +38,14 @@ func readHead(br *bufio.Reader, buf []byte, limit int) ([]byte, error) {
 // parseHead fills r from head. The common, plainly formed request is
 // parsed here with one allocation (the head as a string); anything unusual
 // goes to net/http's own parser so the two cannot disagree.
-func parseHead(r *http.Request, head []byte, vals *[]string) error {
-	if ok := parseFast(r, string(head), vals); ok {
-		return nil
+// fields gets the request's header fields in order on the fast path and is
+// emptied otherwise; listed reports which.
+func parseHead(r *http.Request, head []byte, vals *[]string, fields *[]httpfield.Field) (listed bool, err error) {
+	if ok := parseFast(r, string(head), vals, fields); ok {
+		return true, nil
 	}
-	return parseSlow(r, head)
+	*fields = (*fields)[:0]
+	return false, parseSlow(r, head)
 }
 
 // parseSlow is http.ReadRequest plus the checks http.Server adds.
@@ -129,8 +132,10 @@ func hostByte(c byte) bool {
 }
 
 // parseFast parses a head of only well-formed, common constructs, or
-// reports false without having decided anything.
-func parseFast(r *http.Request, head string, vals *[]string) bool {
+// reports false without having decided anything. fields gets the fields
+// put in r.Header, in the client's order: a proxy writes them on from
+// there instead of iterating the map.
+func parseFast(r *http.Request, head string, vals *[]string, fields *[]httpfield.Field) bool {
 	line, rest, ok := cutLine(head)
 	if !ok {
 		return false
@@ -153,7 +158,7 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 	*r.URL = url.URL{Path: path, RawQuery: query, ForceQuery: hasQuery && query == ""}
 	h := r.Header
 	clear(h)
-	v := (*vals)[:0]
+	v, list := (*vals)[:0], (*fields)[:0]
 	r.ContentLength, r.TransferEncoding, r.Close, r.Host, r.Trailer = 0, nil, false, "", nil
 	var connection string
 	sized, chunked := false, false
@@ -205,8 +210,9 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 		if len(h) == n {
 			return false
 		}
+		list = append(list, httpfield.Field{Name: key, Value: value})
 	}
-	*vals = v
+	*vals, *fields = v, list
 	if r.Host == "" && r.ProtoMinor == 1 {
 		return false
 	}
