@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,11 +13,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// The upstream head written from h1's listed fields holds exactly the
-// fields the header map's path writes (only the order of differently
-// named fields may differ, as it does between two runs of the map's
-// path), for requests parsed by the real server, with the request id the
-// gateway sets.
+// The upstream head written from h1's listed fields (r.Header holding
+// only the request id) holds exactly the fields the header map's path
+// writes from net/http's parse of the same head (only the order of
+// differently named fields may differ, as it does between two runs of the
+// map's path), and the map filled for realtime upgrades is net/http's.
 func TestListedHeadMatchesHeaderMap(t *testing.T) {
 	t.Parallel()
 	heads := map[string]string{
@@ -31,26 +32,32 @@ func TestListedHeadMatchesHeaderMap(t *testing.T) {
 			"X-Velt-Api-Key: v\r\nX-Svc-Principal: forged\r\nExpect: 100-continue\r\nContent-Length: 1\r\n\r\nx",
 		"HTTP/1.0 keep-alive": "POST /v2/a HTTP/1.0\r\nConnection: keep-alive\r\nKeep-Alive: x\r\nContent-Length: 0\r\n\r\n",
 		"chunked":             "POST /v2/a HTTP/1.1\r\nHost: gw\r\nTransfer-Encoding: chunked\r\nBaggage: k=v\r\n\r\n0\r\n\r\n",
+		"upgrade": "GET /v2/crdt/sync/o/d/e HTTP/1.1\r\nHost: gw\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
+			"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: http://x\r\n\r\n",
 	}
-	g := &Gateway{ids: newRequestIDs()}
 	parent := trace.NewSpanContext(trace.SpanContextConfig{
 		TraceID: trace.TraceID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
 		SpanID:  trace.SpanID{1, 2, 3, 4, 5, 6, 7, 8}, TraceFlags: trace.FlagsSampled,
 	})
-	type result struct{ listed, mapped string }
+	th := traceHeaders{parent: parent, state: "s=1"}
+	o := outRequest{host: "svc:1", trace: &th}
+	ids, refIDs := newRequestIDs(), newRequestIDs()
+	refIDs.prefix = ids.prefix
+	type result struct {
+		listed string
+		filled http.Header
+		ok     bool
+	}
 	got := make(chan result, 1)
 	srv := newH1Server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var slot idSlot
-		g.ids.ensure(r.Header, &slot)
-		th := traceHeaders{parent: parent, state: "s=1"}
-		o := outRequest{host: "svc:1", trace: &th}
-		mapped := string(appendRequestHead(nil, r, o, r.ContentLength))
-		o.fields, o.listed = requestFields(&statusRecorder{ResponseWriter: w})
-		if !o.listed {
-			got <- result{"not listed", mapped}
-			return
-		}
-		got <- result{string(appendRequestHead(nil, r, o, r.ContentLength)), mapped}
+		f := newClientFields(w, r)
+		ids.ensure(&f, new(idSlot))
+		lo := o
+		lo.fields, lo.listed = f.list, f.listed
+		res := result{listed: string(appendRequestHead(nil, r, lo, r.ContentLength)), ok: f.listed && len(r.Header) == 1}
+		f.fillHeader()
+		res.filled = r.Header
+		got <- res
 	}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -59,6 +66,12 @@ func TestListedHeadMatchesHeaderMap(t *testing.T) {
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	for name, head := range heads {
+		ref, err := http.ReadRequest(bufio.NewReader(strings.NewReader(head)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refIDs.ensure(&clientFields{h: ref.Header}, new(idSlot))
+		want := string(appendRequestHead(nil, ref, o, ref.ContentLength))
 		conn, err := net.Dial("tcp", ln.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -69,8 +82,14 @@ func TestListedHeadMatchesHeaderMap(t *testing.T) {
 		res := <-got
 		_, _ = http.ReadResponse(bufio.NewReader(conn), nil)
 		_ = conn.Close()
-		if l, m := sortedLines(res.listed), sortedLines(res.mapped); l != m {
+		if !res.ok {
+			t.Errorf("%s: not listed, or r.Header holds more than the request id", name)
+		}
+		if l, m := sortedLines(res.listed), sortedLines(want); l != m {
 			t.Errorf("%s: listed head\n%s\nmap's head\n%s", name, l, m)
+		}
+		if !reflect.DeepEqual(res.filled, ref.Header) {
+			t.Errorf("%s: filled header %v, net/http's %v", name, res.filled, ref.Header)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/opencollab/backend/gateway/internal/httpfield"
 	"github.com/opencollab/backend/pkg/api"
 )
 
@@ -51,9 +50,10 @@ var aLongTimeAgo = time.Unix(1, 0)
 // answer's header values (which the client's server reads after serve
 // returns, so it cannot be pooled).
 type hopState struct {
-	trace traceHeaders
-	vals  [8]string
-	start time.Time // the request's, for the connection pool's clock
+	fields clientFields
+	trace  traceHeaders
+	vals   [8]string
+	start  time.Time // the request's, for the connection pool's clock
 }
 
 // serve proxies r as principal and writes the answer or an envelope to w.
@@ -63,7 +63,7 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 	defer putBuf(bp)
 	hop.trace.inject(ctx)
 	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
-	out.fields, out.listed = requestFields(w)
+	out.fields, out.listed = hop.fields.list, hop.fields.listed
 
 	length := r.ContentLength
 	buf := appendRequestHead((*bp)[:0], r, out, length)
@@ -98,23 +98,6 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 			return
 		}
 	}
-}
-
-// fieldLister is an inbound writer that lists the request's header fields
-// (h1's).
-type fieldLister interface {
-	RequestFields() ([]httpfield.Field, bool)
-}
-
-// requestFields returns the request's fields as the inbound server listed
-// them, if it did.
-func requestFields(w http.ResponseWriter) ([]httpfield.Field, bool) {
-	if rec, ok := w.(*statusRecorder); ok {
-		if l, ok := rec.ResponseWriter.(fieldLister); ok {
-			return l.RequestFields()
-		}
-	}
-	return nil, false
 }
 
 // connection is a pooled connection, or for a retry a new one: the pool

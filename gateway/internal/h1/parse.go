@@ -39,9 +39,10 @@ func readHead(br *bufio.Reader, buf []byte, limit int) ([]byte, error) {
 // parsed here with one allocation (the head as a string); anything unusual
 // goes to net/http's own parser so the two cannot disagree.
 // fields gets the request's header fields in order on the fast path and is
-// emptied otherwise; listed reports which.
-func parseHead(r *http.Request, head []byte, vals *[]string, fields *[]httpfield.Field) (listed bool, err error) {
-	if ok := parseFast(r, string(head), vals, fields); ok {
+// emptied otherwise; listed reports which. listOnly leaves r.Header empty
+// when the fields are listed.
+func parseHead(r *http.Request, head []byte, vals *[]string, fields *[]httpfield.Field, listOnly bool) (listed bool, err error) {
+	if ok := parseFast(r, string(head), vals, fields, listOnly); ok {
 		return true, nil
 	}
 	*fields = (*fields)[:0]
@@ -134,8 +135,8 @@ func hostByte(c byte) bool {
 // parseFast parses a head of only well-formed, common constructs, or
 // reports false without having decided anything. fields gets the fields
 // put in r.Header, in the client's order: a proxy writes them on from
-// there instead of iterating the map.
-func parseFast(r *http.Request, head string, vals *[]string, fields *[]httpfield.Field) bool {
+// there instead of iterating the map. listOnly leaves r.Header empty.
+func parseFast(r *http.Request, head string, vals *[]string, fields *[]httpfield.Field, listOnly bool) bool {
 	line, rest, ok := cutLine(head)
 	if !ok {
 		return false
@@ -202,13 +203,20 @@ func parseFast(r *http.Request, head string, vals *[]string, fields *[]httpfield
 		case "Pragma", "Trailer", "Cache-Control":
 			return false
 		}
-		// One map operation: a repeated field overwrites and leaves the
-		// count unchanged, and a repeated field is net/http's to parse.
-		n := len(h)
-		v = append(v, value)
-		h[key] = v[len(v)-1 : len(v) : len(v)]
-		if len(h) == n {
-			return false
+		// A repeated field is net/http's to parse.
+		if listOnly {
+			if listed(list, key) {
+				return false
+			}
+		} else {
+			// One map operation: a repeated field overwrites and leaves
+			// the count unchanged.
+			n := len(h)
+			v = append(v, value)
+			h[key] = v[len(v)-1 : len(v) : len(v)]
+			if len(h) == n {
+				return false
+			}
 		}
 		list = append(list, httpfield.Field{Name: key, Value: value})
 	}
@@ -217,6 +225,17 @@ func parseFast(r *http.Request, head string, vals *[]string, fields *[]httpfield
 		return false
 	}
 	return setClose(r, connection)
+}
+
+// listed reports whether list has a field named key: a scan of the ~5-15
+// fields of a request is cheaper than a map.
+func listed(list []httpfield.Field, key string) bool {
+	for i := range list {
+		if list[i].Name == key {
+			return true
+		}
+	}
+	return false
 }
 
 // cutLine cuts s after its first line, which must end in CRLF: a bare LF

@@ -31,8 +31,14 @@ func FuzzParseHead(f *testing.F) {
 			vals   []string
 			fields []httpfield.Field
 		)
-		if !parseFast(fast, string(head), &vals, &fields) {
+		if !parseFast(fast, string(head), &vals, &fields, false) {
 			return
+		}
+		// Listing only accepts the same heads and lists the same fields.
+		bare := &http.Request{URL: &url.URL{}, Header: http.Header{}}
+		var only []httpfield.Field
+		if !parseFast(bare, string(head), new([]string), &only, true) || len(bare.Header) != 0 || !reflect.DeepEqual(only, fields) {
+			t.Fatalf("listing only differs for %q: header %v, fields %v, want %v", head, bare.Header, only, fields)
 		}
 		// The listed fields are the header map's, in the head's order.
 		listed := http.Header{}

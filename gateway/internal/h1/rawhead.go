@@ -62,7 +62,8 @@ var _ http.ResponseWriter = (*response)(nil)
 // a proxy writing them on without iterating the map (most requests). ok is
 // false when the head took net/http's parser: then only r.Header has them.
 // The slice is the connection's, valid until the handler returns; changes
-// the handler makes to r.Header are not in it.
+// the handler makes to r.Header are not in it. With Server.ListFields,
+// r.Header is empty when ok.
 func (w *response) RequestFields() (fields []httpfield.Field, ok bool) {
 	if !w.c.listed {
 		return nil, false
