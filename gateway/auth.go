@@ -92,7 +92,7 @@ func newOperatorAuth(token string, signer *internalauth.Signer) *operatorAuth {
 
 // authenticate compares digests so neither the token nor its length leaks
 // through timing.
-func (o *operatorAuth) authenticate(h http.Header) (*signedPrincipal, error) {
+func (o *operatorAuth) authenticate(h *clientFields) (*signedPrincipal, error) {
 	got := firstValue(h, headerOperatorToken, "")
 	if !o.enabled || got == "" {
 		return nil, errOperatorDenied
@@ -106,7 +106,7 @@ func (o *operatorAuth) authenticate(h http.Header) (*signedPrincipal, error) {
 
 // authenticateWorkspace checks the workspace credentials and returns the
 // signed workspace principal and the API key (the rate-limit key).
-func authenticateWorkspace(ctx context.Context, creds *credentialStore, h http.Header) (*signedPrincipal, string, error) {
+func authenticateWorkspace(ctx context.Context, creds *credentialStore, h *clientFields) (*signedPrincipal, string, error) {
 	apiKey := firstValue(h, headerAPIKey, headerVeltAPIKey)
 	token := firstValue(h, headerAuthToken, headerVeltAuthToken)
 	if apiKey == "" || token == "" || len(apiKey) > maxCredentialLen || len(token) > maxCredentialLen {
@@ -127,14 +127,12 @@ func authenticateWorkspace(ctx context.Context, creds *credentialStore, h http.H
 }
 
 // firstValue returns the first value of name, else of alias.
-func firstValue(h http.Header, name, alias string) string {
-	if v := h[name]; len(v) > 0 && v[0] != "" {
-		return v[0]
+func firstValue(h *clientFields, name, alias string) string {
+	if v, n := h.first(name); n > 0 && v != "" {
+		return v
 	}
 	if alias != "" {
-		if v := h[alias]; len(v) > 0 {
-			return v[0]
-		}
+		return h.get(alias)
 	}
 	return ""
 }

@@ -153,11 +153,13 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // the route taken, nil when none matched. ctx carries the request's span.
 func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) *route {
 	w, path := &c.rec, r.URL.Path
-	id := g.ids.ensure(r.Header, &c.id)
+	fields := &c.hop.fields
+	id := g.ids.ensure(fields, &c.id)
 	span := trace.SpanFromContext(ctx)
 	if r.Method == http.MethodGet {
 		if rt := g.router.matchRealtime(path); rt != nil {
 			annotate(span, rt, nil)
+			fields.fillHeader() // the upgrade's code reads r.Header
 			g.realtime(ctx, w, r, id, rt)
 			return rt
 		}
@@ -177,9 +179,9 @@ func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) *route {
 		err       error
 	)
 	if g.router.isOperator(path) {
-		principal, err = g.operator.authenticate(r.Header)
+		principal, err = g.operator.authenticate(fields)
 	} else {
-		principal, apiKey, err = authenticateWorkspace(ctx, g.creds, r.Header)
+		principal, apiKey, err = authenticateWorkspace(ctx, g.creds, fields)
 	}
 	annotate(span, rt, principal)
 	if err != nil {
@@ -229,7 +231,7 @@ func (g *Gateway) ready(ctx context.Context) error {
 
 // inboundCarrier reads the client's trace headers for the propagator
 // without canonicalising (allocating) their names on every request.
-type inboundCarrier http.Header
+type inboundCarrier struct{ f *clientFields }
 
 func (c inboundCarrier) key(k string) string {
 	switch k {
@@ -243,21 +245,23 @@ func (c inboundCarrier) key(k string) string {
 	return http.CanonicalHeaderKey(k)
 }
 
-func (c inboundCarrier) Get(k string) string {
-	if v := c[c.key(k)]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
+func (c inboundCarrier) Get(k string) string { return c.f.get(c.key(k)) }
 
-func (c inboundCarrier) Values(k string) []string { return c[c.key(k)] }
+func (c inboundCarrier) Values(k string) []string { return c.f.values(c.key(k)) }
 
-func (c inboundCarrier) Set(k, v string) { c[c.key(k)] = []string{v} }
+// Set is never called: extraction only reads.
+func (c inboundCarrier) Set(k, v string) {}
 
 func (c inboundCarrier) Keys() []string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
+	var keys []string
+	if !c.f.listed {
+		for k := range c.f.h {
+			keys = append(keys, k)
+		}
+		return keys
+	}
+	for _, f := range c.f.list {
+		keys = append(keys, f.Name)
 	}
 	return keys
 }

@@ -68,5 +68,6 @@ func newH1Server(h http.Handler) *h1.Server {
 	return &h1.Server{
 		Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
 		WriteTimeout: 120 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10,
+		ListFields: true, // the gateway reads the fields from h1.RequestFields
 	}
 }

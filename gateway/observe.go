@@ -44,7 +44,8 @@ type call struct {
 func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*call, context.Context, trace.Span) {
 	c := &call{rec: statusRecorder{ResponseWriter: w, start: time.Now()}}
 	c.hop.start = c.rec.start
-	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier(r.Header))
+	c.hop.fields = newClientFields(w, r)
+	ctx := otel.GetTextMapPropagator().Extract(r.Context(), inboundCarrier{&c.hop.fields})
 	ctx, span := g.serverSpans.Start(ctx, r.Method, trace.SpanKindServer, &c.span)
 	if span.IsRecording() {
 		span.SetAttributes(
@@ -53,7 +54,7 @@ func (g *Gateway) startRequest(w http.ResponseWriter, r *http.Request) (*call, c
 			attribute.String("url.scheme", scheme(r)),
 			attribute.String("server.address", r.Host),
 			attribute.String("network.protocol.version", protocolVersion(r)),
-			attribute.String("user_agent.original", r.UserAgent()),
+			attribute.String("user_agent.original", c.hop.fields.get("User-Agent")),
 		)
 	}
 	return c, ctx, span

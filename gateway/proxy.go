@@ -50,9 +50,10 @@ var aLongTimeAgo = time.Unix(1, 0)
 // answer's header values (which the client's server reads after serve
 // returns, so it cannot be pooled).
 type hopState struct {
-	trace traceHeaders
-	vals  [8]string
-	start time.Time // the request's, for the connection pool's clock
+	fields clientFields
+	trace  traceHeaders
+	vals   [8]string
+	start  time.Time // the request's, for the connection pool's clock
 }
 
 // serve proxies r as principal and writes the answer or an envelope to w.
@@ -62,6 +63,7 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 	defer putBuf(bp)
 	hop.trace.inject(ctx)
 	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
+	out.fields, out.listed = hop.fields.list, hop.fields.listed
 
 	length := r.ContentLength
 	buf := appendRequestHead((*bp)[:0], r, out, length)

@@ -3,7 +3,6 @@ package gateway
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
 	"strconv"
 	"sync/atomic"
 	"unsafe"
@@ -39,16 +38,23 @@ type idSlot struct {
 // the request's call, and the string refers to those bytes: they are
 // written once and never changed, and the string keeps the call alive, so
 // it is as immutable as any string without a copy of its own.
-func (g *requestIDs) ensure(h http.Header, slot *idSlot) string {
-	if v := h[internalauth.HeaderRequestID]; len(v) == 1 && saneRequestID(v[0]) {
-		return v[0]
+//
+// r.Header then holds the id (on h1 the only field it holds), for the
+// code that reads it there: the upstream head, the echo, the access log.
+func (g *requestIDs) ensure(f *clientFields, slot *idSlot) string {
+	if v, n := f.first(internalauth.HeaderRequestID); n == 1 && saneRequestID(v) {
+		if f.listed {
+			slot.vals[0] = v
+			f.h[internalauth.HeaderRequestID] = slot.vals[:]
+		}
+		return v
 	}
 	b := append(slot.buf[:0], g.prefix...)
 	b = append(b, '-')
 	b = strconv.AppendUint(b, g.n.Add(1), 36)
 	id := unsafe.String(&slot.buf[0], len(b))
 	slot.vals[0] = id
-	h[internalauth.HeaderRequestID] = slot.vals[:]
+	f.h[internalauth.HeaderRequestID] = slot.vals[:]
 	return id
 }
 

@@ -73,12 +73,12 @@ func TestRequestIDs(t *testing.T) {
 		strings.Repeat("a", 129): false, "has space": false, "quote\"": false, "nl\n": false,
 	} {
 		h := http.Header{"X-Request-Id": {id}}
-		got := ids.ensure(h, new(idSlot))
+		got := ids.ensure(&clientFields{h: h}, new(idSlot))
 		if (got == id) != keep || h.Get("X-Request-Id") != got {
 			t.Errorf("ensure(%q) = %q (keep %v)", id, got, keep)
 		}
 	}
-	a, b := ids.ensure(http.Header{}, new(idSlot)), ids.ensure(http.Header{}, new(idSlot))
+	a, b := ids.ensure(&clientFields{h: http.Header{}}, new(idSlot)), ids.ensure(&clientFields{h: http.Header{}}, new(idSlot))
 	if a == b || !saneRequestID(a) {
 		t.Fatalf("generated ids %q %q", a, b)
 	}

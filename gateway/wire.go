@@ -59,6 +59,12 @@ type outRequest struct {
 	// upgrade forwards a WebSocket handshake: Connection and Upgrade are
 	// written, not dropped.
 	upgrade bool
+	// fields, when listed, are r.Header's fields as the inbound server
+	// parsed them, in order (h1.RequestFields): written from there instead
+	// of by iterating the map. The gateway changes only the request id in
+	// r.Header after parsing, so that field is written from the map.
+	fields []httpfield.Field
+	listed bool
 }
 
 // appendRequestHead writes the request line and headers of r for the
@@ -74,15 +80,10 @@ func appendRequestHead(b []byte, r *http.Request, o outRequest, contentLength in
 	b = append(b, " HTTP/1.1\r\nHost: "...)
 	b = append(b, o.host...)
 	b = append(b, "\r\n"...)
-	connection := r.Header["Connection"]
-	for k, vv := range r.Header {
-		if skipRequestHeader(k) || internalHeader(k) || o.trace.has(k) ||
-			(len(connection) > 0 && httpfield.HasToken(connection, k)) {
-			continue
-		}
-		for _, v := range vv {
-			b = httpfield.Append(b, k, v)
-		}
+	if o.listed {
+		b = appendListedFields(b, r.Header, o)
+	} else {
+		b = appendHeaderFields(b, r.Header, o)
 	}
 	b = o.trace.append(b)
 	if p := o.principal; p != nil {
@@ -101,6 +102,51 @@ func appendRequestHead(b []byte, r *http.Request, o outRequest, contentLength in
 		b = append(b, "\r\n"...)
 	}
 	return append(b, "\r\n"...)
+}
+
+// forwarded reports whether the client's field k goes to the service.
+func forwarded(k string, connection []string, o outRequest) bool {
+	return !skipRequestHeader(k) && !internalHeader(k) && !o.trace.has(k) &&
+		(len(connection) == 0 || !httpfield.HasToken(connection, k))
+}
+
+// appendHeaderFields writes the client's fields from the header map.
+func appendHeaderFields(b []byte, h http.Header, o outRequest) []byte {
+	connection := h["Connection"]
+	for k, vv := range h {
+		if !forwarded(k, connection, o) {
+			continue
+		}
+		for _, v := range vv {
+			b = httpfield.Append(b, k, v)
+		}
+	}
+	return b
+}
+
+// appendListedFields writes the same fields as appendHeaderFields from
+// o.fields: the map's fields in the client's order (the map's path writes
+// differently named fields in random order, and a name's values in order).
+// The request id is h's, which the gateway may have set.
+func appendListedFields(b []byte, h http.Header, o outRequest) []byte {
+	var one [1]string // fits the fields h1 lists: one Connection at most
+	connection := one[:0]
+	for i := range o.fields {
+		if o.fields[i].Name == "Connection" {
+			connection = append(connection, o.fields[i].Value)
+		}
+	}
+	for _, f := range o.fields {
+		if f.Name != internalauth.HeaderRequestID && forwarded(f.Name, connection, o) {
+			b = httpfield.Append(b, f.Name, f.Value)
+		}
+	}
+	if forwarded(internalauth.HeaderRequestID, connection, o) {
+		for _, v := range h[internalauth.HeaderRequestID] {
+			b = httpfield.Append(b, internalauth.HeaderRequestID, v)
+		}
+	}
+	return b
 }
 
 // respHead is the framing of a service's answer.

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 )
 
 // Connection states, for Shutdown: only an idle connection may be closed
@@ -42,11 +44,14 @@ type conn struct {
 	head      []byte
 	vals      []string // backing array of the request's header values
 	reqHeader http.Header
-	req       *http.Request
-	url       url.URL
-	body      body
-	resp      response
-	dl        deadlines
+	// fields are reqHeader's fields in the client's order, when listed.
+	fields []httpfield.Field
+	listed bool
+	req    *http.Request
+	url    url.URL
+	body   body
+	resp   response
+	dl     deadlines
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -86,7 +91,14 @@ func (c *conn) init(ctx context.Context) {
 	c.br = bufio.NewReaderSize(socketReader{c}, readBufferSize)
 	c.head = make([]byte, 0, readBufferSize)
 	c.vals = make([]string, 0, 32)
-	c.reqHeader = make(http.Header, 16)
+	if c.srv.ListFields {
+		// It holds what the handler sets (a field or two): a small map
+		// is cheaper to clear per request.
+		c.reqHeader = http.Header{}
+	} else {
+		c.reqHeader = make(http.Header, 16)
+	}
+	c.fields = make([]httpfield.Field, 0, 16)
 	c.req, _ = http.NewRequestWithContext(ctx, http.MethodGet, "/", nil)
 	c.req.RemoteAddr = c.nc.RemoteAddr().String()
 	c.body = body{c: c, br: c.br}
@@ -112,7 +124,7 @@ func (c *conn) serveOne() bool {
 	r := c.req
 	r.URL, r.Header = &c.url, c.reqHeader
 	r.Form, r.PostForm, r.MultipartForm, r.Pattern = nil, nil, nil, ""
-	if err := parseHead(r, c.head, &c.vals); err != nil {
+	if c.listed, err = parseHead(r, c.head, &c.vals, &c.fields, s.ListFields); err != nil {
 		c.refuse(err)
 		return false
 	}
@@ -124,8 +136,8 @@ func (c *conn) serveOne() bool {
 	}
 	w := &c.resp
 	w.reset(r)
-	if expect := r.Header["Expect"]; len(expect) > 0 {
-		if strings.EqualFold(expect[0], "100-continue") && len(expect) == 1 && r.ProtoMinor == 1 {
+	if expect, n := c.expect(r); n > 0 {
+		if strings.EqualFold(expect, "100-continue") && n == 1 && r.ProtoMinor == 1 {
 			c.body.continue_ = r.ContentLength != 0
 		} else {
 			w.closeAfter = true
@@ -139,6 +151,22 @@ func (c *conn) serveOne() bool {
 		return false
 	}
 	return !w.closeAfter
+}
+
+// expect is the request's first Expect value and how many it has.
+func (c *conn) expect(r *http.Request) (string, int) {
+	if !c.listed {
+		if vv := r.Header["Expect"]; len(vv) > 0 {
+			return vv[0], len(vv)
+		}
+		return "", 0
+	}
+	for i := range c.fields {
+		if c.fields[i].Name == "Expect" {
+			return c.fields[i].Value, 1 // a listed name is never repeated
+		}
+	}
+	return "", 0
 }
 
 // waitRequest waits, idle, for the first byte of the next request.

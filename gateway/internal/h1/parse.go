@@ -38,11 +38,15 @@ func readHead(br *bufio.Reader, buf []byte, limit int) ([]byte, error) {
 // parseHead fills r from head. The common, plainly formed request is
 // parsed here with one allocation (the head as a string); anything unusual
 // goes to net/http's own parser so the two cannot disagree.
-func parseHead(r *http.Request, head []byte, vals *[]string) error {
-	if ok := parseFast(r, string(head), vals); ok {
-		return nil
+// fields gets the request's header fields in order on the fast path and is
+// emptied otherwise; listed reports which. listOnly leaves r.Header empty
+// when the fields are listed.
+func parseHead(r *http.Request, head []byte, vals *[]string, fields *[]httpfield.Field, listOnly bool) (listed bool, err error) {
+	if ok := parseFast(r, string(head), vals, fields, listOnly); ok {
+		return true, nil
 	}
-	return parseSlow(r, head)
+	*fields = (*fields)[:0]
+	return false, parseSlow(r, head)
 }
 
 // parseSlow is http.ReadRequest plus the checks http.Server adds.
@@ -129,8 +133,10 @@ func hostByte(c byte) bool {
 }
 
 // parseFast parses a head of only well-formed, common constructs, or
-// reports false without having decided anything.
-func parseFast(r *http.Request, head string, vals *[]string) bool {
+// reports false without having decided anything. fields gets the fields
+// put in r.Header, in the client's order: a proxy writes them on from
+// there instead of iterating the map. listOnly leaves r.Header empty.
+func parseFast(r *http.Request, head string, vals *[]string, fields *[]httpfield.Field, listOnly bool) bool {
 	line, rest, ok := cutLine(head)
 	if !ok {
 		return false
@@ -153,7 +159,7 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 	*r.URL = url.URL{Path: path, RawQuery: query, ForceQuery: hasQuery && query == ""}
 	h := r.Header
 	clear(h)
-	v := (*vals)[:0]
+	v, list := (*vals)[:0], (*fields)[:0]
 	r.ContentLength, r.TransferEncoding, r.Close, r.Host, r.Trailer = 0, nil, false, "", nil
 	var connection string
 	sized, chunked := false, false
@@ -197,20 +203,39 @@ func parseFast(r *http.Request, head string, vals *[]string) bool {
 		case "Pragma", "Trailer", "Cache-Control":
 			return false
 		}
-		// One map operation: a repeated field overwrites and leaves the
-		// count unchanged, and a repeated field is net/http's to parse.
-		n := len(h)
-		v = append(v, value)
-		h[key] = v[len(v)-1 : len(v) : len(v)]
-		if len(h) == n {
-			return false
+		// A repeated field is net/http's to parse.
+		if listOnly {
+			if listed(list, key) {
+				return false
+			}
+		} else {
+			// One map operation: a repeated field overwrites and leaves
+			// the count unchanged.
+			n := len(h)
+			v = append(v, value)
+			h[key] = v[len(v)-1 : len(v) : len(v)]
+			if len(h) == n {
+				return false
+			}
 		}
+		list = append(list, httpfield.Field{Name: key, Value: value})
 	}
-	*vals = v
+	*vals, *fields = v, list
 	if r.Host == "" && r.ProtoMinor == 1 {
 		return false
 	}
 	return setClose(r, connection)
+}
+
+// listed reports whether list has a field named key: a scan of the ~5-15
+// fields of a request is cheaper than a map.
+func listed(list []httpfield.Field, key string) bool {
+	for i := range list {
+		if list[i].Name == key {
+			return true
+		}
+	}
+	return false
 }
 
 // cutLine cuts s after its first line, which must end in CRLF: a bare LF

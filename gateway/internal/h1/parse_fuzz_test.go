@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"reflect"
 	"testing"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
 )
 
 // FuzzParseHead: whenever the fast parser accepts a head, net/http's
@@ -25,9 +27,26 @@ func FuzzParseHead(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, head []byte) {
 		fast := &http.Request{URL: &url.URL{}, Header: http.Header{}}
-		var vals []string
-		if !parseFast(fast, string(head), &vals) {
+		var (
+			vals   []string
+			fields []httpfield.Field
+		)
+		if !parseFast(fast, string(head), &vals, &fields, false) {
 			return
+		}
+		// Listing only accepts the same heads and lists the same fields.
+		bare := &http.Request{URL: &url.URL{}, Header: http.Header{}}
+		var only []httpfield.Field
+		if !parseFast(bare, string(head), new([]string), &only, true) || len(bare.Header) != 0 || !reflect.DeepEqual(only, fields) {
+			t.Fatalf("listing only differs for %q: header %v, fields %v, want %v", head, bare.Header, only, fields)
+		}
+		// The listed fields are the header map's, in the head's order.
+		listed := http.Header{}
+		for _, f := range fields {
+			listed[f.Name] = append(listed[f.Name], f.Value)
+		}
+		if !reflect.DeepEqual(listed, fast.Header) {
+			t.Fatalf("listed fields differ from the header map for %q:\nlisted %v\nmap    %v", head, listed, fast.Header)
 		}
 		slow := &http.Request{}
 		if err := parseSlow(slow, head); err != nil {

@@ -1,6 +1,10 @@
 package h1
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/opencollab/backend/gateway/internal/httpfield"
+)
 
 // RawHead is an answer head whose fields are already written out, for a
 // proxy that would otherwise parse them into the header map only for
@@ -52,3 +56,17 @@ func (w *response) hasField(k string) bool {
 
 var _ interface{ WriteHeaderRaw(int, RawHead) } = (*response)(nil)
 var _ http.ResponseWriter = (*response)(nil)
+
+// RequestFields returns the request's header fields in the order the
+// client sent them, exactly those of r.Header as the server parsed it, for
+// a proxy writing them on without iterating the map (most requests). ok is
+// false when the head took net/http's parser: then only r.Header has them.
+// The slice is the connection's, valid until the handler returns; changes
+// the handler makes to r.Header are not in it. With Server.ListFields,
+// r.Header is empty when ok.
+func (w *response) RequestFields() (fields []httpfield.Field, ok bool) {
+	if !w.c.listed {
+		return nil, false
+	}
+	return w.c.fields, true
+}

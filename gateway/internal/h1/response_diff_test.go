@@ -105,13 +105,16 @@ func TestResponsesMatchNetHTTP(t *testing.T) {
 	}
 	std := startDiffServer(t, "net/http")
 	lean := startDiffServer(t, "h1")
+	listing := startDiffServer(t, "h1 listing fields")
 	for name, raw := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			want := exchangeRaw(t, std, raw)
-			got := exchangeRaw(t, lean, raw)
-			if !reflect.DeepEqual(got, want) {
+			if got := exchangeRaw(t, lean, raw); !reflect.DeepEqual(got, want) {
 				t.Fatalf("h1 answered\n%q\nnet/http answered\n%q", got, want)
+			}
+			if got := exchangeRaw(t, listing, raw); !reflect.DeepEqual(got, want) {
+				t.Fatalf("h1 with ListFields answered\n%q\nnet/http answered\n%q", got, want)
 			}
 		})
 	}
@@ -123,8 +126,8 @@ func startDiffServer(t *testing.T, kind string) string {
 		t.Fatal(err)
 	}
 	h := http.HandlerFunc(diffHandler)
-	limits := Server{Handler: h, MaxHeaderBytes: 64 << 10, IdleTimeout: time.Minute}
-	if kind == "h1" {
+	limits := Server{Handler: h, MaxHeaderBytes: 64 << 10, IdleTimeout: time.Minute, ListFields: kind == "h1 listing fields"}
+	if kind != "net/http" {
 		go func() { _ = limits.Serve(ln) }()
 		t.Cleanup(func() { _ = limits.Close() })
 	} else {

@@ -40,6 +40,11 @@ type Server struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
+	// ListFields leaves r.Header empty for a request whose fields
+	// RequestFields lists (most requests): the handler reads them from
+	// there and fills the map itself where it needs one. It saves the
+	// map's work on every request.
+	ListFields bool
 	// BaseContext is the parent of every connection's context.
 	BaseContext func(net.Listener) context.Context
 

@@ -106,3 +106,9 @@ func IsCanonical(k string) bool {
 	}
 	return k != ""
 }
+
+// Field is one header field of a request: its canonical name and its
+// value trimmed of blanks, as they are in net/http's header map.
+type Field struct {
+	Name, Value string
+}
