@@ -2,6 +2,7 @@ package pagetoken
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -10,10 +11,26 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/testenv"
 )
 
-func deadRedis(t *testing.T) *redis.Client { return testenv.DeadRedis(t) }
+// deadRedis returns a client for a loopback port nobody listens on (one
+// just closed), failing fast: Redis down, as the services see it. It is
+// testenv.DeadRedis without testenv's imports (MongoDB driver, embedded
+// stores), which `go test -fuzz` would compile instrumented for FuzzLoad.
+func deadRedis(t *testing.T) *redis.Client {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
 
 func TestRedisDownSealsTokensThatAnyReplicaOpens(t *testing.T) {
 	ctx := context.Background()
