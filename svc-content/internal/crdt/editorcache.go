@@ -22,6 +22,9 @@ type editorCache struct {
 	// since its last compaction here, oldest first: a compaction takes
 	// them from here instead of reading the log (see loadForCompaction).
 	logged map[WorkspaceEditor]*loggedEntries
+	// loggedTotal is the bytes of every editor's kept entries, held under
+	// maxLoggedTotalBytes.
+	loggedTotal int64
 }
 
 type loggedEntries struct {
@@ -32,6 +35,13 @@ type loggedEntries struct {
 // maxLoggedBytes bounds the entries kept per editor; past it they are
 // dropped and the next compaction reads the log.
 const maxLoggedBytes = 2 * DefaultCompactBytes
+
+// maxLoggedTotalBytes bounds the kept entries of all editors together: an
+// idle editor keeps its entries until its next compaction, so without it
+// many editors' logs below the compaction threshold could grow the
+// process without bound. Past it the editor appended to stops keeping
+// (its next compaction reads the log, as before the entries were kept).
+const maxLoggedTotalBytes = 64 << 20
 
 // editorFacts are what an edit event tells besides the content: what the
 // editor is (fixed at creation) and when it was last written, as far as
@@ -116,15 +126,24 @@ func (c *editorCache) appendedEntry(k WorkspaceEditor, e LogEntry) {
 	l := c.logged[k]
 	if l == nil {
 		if len(c.logged) >= maxCachedEditors {
-			clear(c.logged)
+			c.clearLogged()
 		}
 		l = &loggedEntries{}
 		c.logged[k] = l
 	}
 	l.entries = append(l.entries, e)
-	if l.bytes += int64(len(e.Update)); l.bytes > maxLoggedBytes {
+	l.bytes += int64(len(e.Update))
+	c.loggedTotal += int64(len(e.Update))
+	if l.bytes > maxLoggedBytes || c.loggedTotal > maxLoggedTotalBytes {
+		c.loggedTotal -= l.bytes
 		delete(c.logged, k)
 	}
+}
+
+// clearLogged drops every editor's kept entries.
+func (c *editorCache) clearLogged() {
+	clear(c.logged)
+	c.loggedTotal = 0
 }
 
 // loggedAfter returns the entries kept for k after sequence seq (those up
@@ -139,7 +158,7 @@ func (c *editorCache) loggedAfter(k WorkspaceEditor, seq int64) ([]LogEntry, boo
 	if l == nil {
 		return nil, false
 	}
-	l.dropThrough(seq)
+	c.loggedTotal -= l.dropThrough(seq)
 	if len(l.entries) == 0 || l.entries[0].Seq != seq+1 {
 		return nil, false
 	}
@@ -165,17 +184,20 @@ func (c *editorCache) mergedThrough(k WorkspaceEditor, seq int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if l := c.logged[k]; l != nil {
-		l.dropThrough(seq)
+		c.loggedTotal -= l.dropThrough(seq)
 	}
 }
 
-func (l *loggedEntries) dropThrough(seq int64) {
-	i := 0
+// dropThrough forgets the entries up to seq and returns their bytes.
+func (l *loggedEntries) dropThrough(seq int64) int64 {
+	i, freed := 0, int64(0)
 	for i < len(l.entries) && l.entries[i].Seq <= seq {
-		l.bytes -= int64(len(l.entries[i].Update))
+		freed += int64(len(l.entries[i].Update))
 		i++
 	}
+	l.bytes -= freed
 	l.entries = slices.Delete(l.entries, 0, i)
+	return freed
 }
 
 // startCompaction reports whether the caller may compact the editor (no
@@ -202,7 +224,7 @@ func (c *editorCache) forget() {
 	defer c.mu.Unlock()
 	clear(c.m)
 	clear(c.described)
-	clear(c.logged)
+	c.clearLogged()
 }
 
 // describe records what a read or a creation showed of the editor: its
