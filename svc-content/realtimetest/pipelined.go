@@ -1,0 +1,97 @@
+package realtimetest
+
+import (
+	"bufio"
+	"encoding/binary"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// PipelinedAuth opens a Hocuspocus connection at wsBase by hand and sends
+// its first frame, the Auth message for doc with token, in the same write
+// as the upgrade request, before the 101 is answered (a client may). It
+// returns the first server message: the Auth answer when the server read
+// the frame, which it would lose if it dropped the bytes read past the
+// upgrade request.
+func PipelinedAuth(t testing.TB, wsBase, doc, token string) []byte {
+	t.Helper()
+	addr := strings.TrimPrefix(wsBase, "ws://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	req := "GET /v2/crdt/hocuspocus HTTP/1.1\r\nHost: " + addr +
+		"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+	auth := appendVarString(nil, doc)
+	auth = append(auth, 2, 0) // Auth, token (@hocuspocus/common)
+	auth = appendVarString(auth, token)
+	if _, err := c.Write(append([]byte(req), maskedFrame(auth)...)); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("upgrade: %v %v", resp, err)
+	}
+	msg, err := readServerFrame(br)
+	if err != nil {
+		t.Fatalf("no answer to the pipelined Auth message: %v", err)
+	}
+	return msg
+}
+
+// AuthenticatedMessage is the server's Auth answer for doc granting
+// read-write, as PipelinedAuth returns it.
+func AuthenticatedMessage(doc string) []byte {
+	msg := appendVarString(nil, doc)
+	msg = append(msg, 2, 2) // Auth, authenticated
+	return appendVarString(msg, "read-write")
+}
+
+func appendVarString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// maskedFrame is msg as one final binary frame from a client (short
+// messages only; mask key zero, so the payload goes as is).
+func maskedFrame(msg []byte) []byte {
+	if len(msg) > 125 {
+		panic("realtimetest: only short frames are written by hand")
+	}
+	return append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
+}
+
+// readServerFrame reads one unmasked, unfragmented server frame and
+// returns its payload.
+func readServerFrame(br *bufio.Reader) ([]byte, error) {
+	var h [2]byte
+	if _, err := io.ReadFull(br, h[:]); err != nil {
+		return nil, err
+	}
+	n := uint64(h[1] & 0x7f)
+	switch n {
+	case 126:
+		var ext [2]byte
+		if _, err := io.ReadFull(br, ext[:]); err != nil {
+			return nil, err
+		}
+		n = uint64(binary.BigEndian.Uint16(ext[:]))
+	case 127:
+		var ext [8]byte
+		if _, err := io.ReadFull(br, ext[:]); err != nil {
+			return nil, err
+		}
+		n = binary.BigEndian.Uint64(ext[:])
+	}
+	payload := make([]byte, n)
+	_, err := io.ReadFull(br, payload)
+	return payload, err
+}
