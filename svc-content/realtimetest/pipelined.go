@@ -11,13 +11,18 @@ import (
 	"time"
 )
 
+// Conn is a Hocuspocus connection opened by hand, frame by frame.
+type Conn struct {
+	net.Conn
+	br *bufio.Reader
+}
+
 // PipelinedAuth opens a Hocuspocus connection at wsBase by hand and sends
 // its first frame, the Auth message for doc with token, in the same write
-// as the upgrade request, before the 101 is answered (a client may). It
-// returns the first server message: the Auth answer when the server read
-// the frame, which it would lose if it dropped the bytes read past the
-// upgrade request.
-func PipelinedAuth(t testing.TB, wsBase, doc, token string) []byte {
+// as the upgrade request, before the 101 is answered (a client may). The
+// server's first message is then the Auth answer, which it could only
+// give if it kept the bytes read past the upgrade request.
+func PipelinedAuth(t testing.TB, wsBase, doc, token string) *Conn {
 	t.Helper()
 	addr := strings.TrimPrefix(wsBase, "ws://")
 	c, err := net.Dial("tcp", addr)
@@ -31,24 +36,53 @@ func PipelinedAuth(t testing.TB, wsBase, doc, token string) []byte {
 	auth := appendVarString(nil, doc)
 	auth = append(auth, 2, 0) // Auth, token (@hocuspocus/common)
 	auth = appendVarString(auth, token)
-	if _, err := c.Write(append([]byte(req), maskedFrame(auth)...)); err != nil {
+	if _, err := c.Write(append([]byte(req), maskedFrame(0x2, auth)...)); err != nil {
 		t.Fatal(err)
 	}
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
 		t.Fatalf("upgrade: %v %v", resp, err)
 	}
-	msg, err := readServerFrame(br)
-	if err != nil {
-		t.Fatalf("no answer to the pipelined Auth message: %v", err)
+	return &Conn{Conn: c, br: br}
+}
+
+// Next reads the server's next frame (unmasked, unfragmented): its
+// opcode and payload.
+func (c *Conn) Next() (op byte, payload []byte, err error) {
+	var h [2]byte
+	if _, err := io.ReadFull(c.br, h[:]); err != nil {
+		return 0, nil, err
 	}
-	return msg
+	n := uint64(h[1] & 0x7f)
+	switch n {
+	case 126:
+		var ext [2]byte
+		if _, err := io.ReadFull(c.br, ext[:]); err != nil {
+			return 0, nil, err
+		}
+		n = uint64(binary.BigEndian.Uint16(ext[:]))
+	case 127:
+		var ext [8]byte
+		if _, err := io.ReadFull(c.br, ext[:]); err != nil {
+			return 0, nil, err
+		}
+		n = binary.BigEndian.Uint64(ext[:])
+	}
+	payload = make([]byte, n)
+	_, err = io.ReadFull(c.br, payload)
+	return h[0] & 0x0f, payload, err
+}
+
+// AnswerClose echoes a close frame's status, as a client does.
+func (c *Conn) AnswerClose(payload []byte) error {
+	_, err := c.Write(maskedFrame(0x8, payload[:min(len(payload), 2)]))
+	return err
 }
 
 // AuthenticatedMessage is the server's Auth answer for doc granting
-// read-write, as PipelinedAuth returns it.
+// read-write, the first message on a PipelinedAuth connection.
 func AuthenticatedMessage(doc string) []byte {
 	msg := appendVarString(nil, doc)
 	msg = append(msg, 2, 2) // Auth, authenticated
@@ -60,38 +94,11 @@ func appendVarString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// maskedFrame is msg as one final binary frame from a client (short
+// maskedFrame is msg as one final frame of op from a client (short
 // messages only; mask key zero, so the payload goes as is).
-func maskedFrame(msg []byte) []byte {
+func maskedFrame(op byte, msg []byte) []byte {
 	if len(msg) > 125 {
 		panic("realtimetest: only short frames are written by hand")
 	}
-	return append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
-}
-
-// readServerFrame reads one unmasked, unfragmented server frame and
-// returns its payload.
-func readServerFrame(br *bufio.Reader) ([]byte, error) {
-	var h [2]byte
-	if _, err := io.ReadFull(br, h[:]); err != nil {
-		return nil, err
-	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var ext [2]byte
-		if _, err := io.ReadFull(br, ext[:]); err != nil {
-			return nil, err
-		}
-		n = uint64(binary.BigEndian.Uint16(ext[:]))
-	case 127:
-		var ext [8]byte
-		if _, err := io.ReadFull(br, ext[:]); err != nil {
-			return nil, err
-		}
-		n = binary.BigEndian.Uint64(ext[:])
-	}
-	payload := make([]byte, n)
-	_, err := io.ReadFull(br, payload)
-	return payload, err
+	return append([]byte{0x80 | op, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
 }

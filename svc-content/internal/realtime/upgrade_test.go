@@ -14,7 +14,11 @@ import (
 func TestFrameSentWithTheUpgradeRequestIsRead(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, nil, nil, Settings{})
-	got := realtimetest.PipelinedAuth(t, srv.wsBase, "org1/doc1/ed1", "editor:ada")
+	c := realtimetest.PipelinedAuth(t, srv.wsBase, "org1/doc1/ed1", "editor:ada")
+	op, got, err := c.Next()
+	if err != nil || op != opBinary {
+		t.Fatalf("no answer to the pipelined Auth message: op %d, %v", op, err)
+	}
 	if want := realtimetest.AuthenticatedMessage("org1/doc1/ed1"); !bytes.Equal(got, want) {
 		t.Fatalf("first message %q, want %q", got, want)
 	}
