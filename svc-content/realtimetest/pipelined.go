@@ -94,11 +94,18 @@ func appendVarString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// maskedFrame is msg as one final frame of op from a client (short
-// messages only; mask key zero, so the payload goes as is).
+// maskedFrame is msg as one final frame of op from a client, masked
+// with key zero (the payload goes as is).
 func maskedFrame(op byte, msg []byte) []byte {
-	if len(msg) > 125 {
-		panic("realtimetest: only short frames are written by hand")
+	f := []byte{0x80 | op}
+	switch n := len(msg); {
+	case n < 126:
+		f = append(f, 0x80|byte(n))
+	case n < 1<<16:
+		f = binary.BigEndian.AppendUint16(append(f, 0x80|126), uint16(n))
+	default:
+		f = binary.BigEndian.AppendUint64(append(f, 0x80|127), uint64(n))
 	}
-	return append([]byte{0x80 | op, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
+	f = append(f, 0, 0, 0, 0)
+	return append(f, msg...)
 }
