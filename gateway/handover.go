@@ -104,32 +104,34 @@ func (w *handOverWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // (syscall.Conn): the service polls it instead of parking a goroutine in
 // a read per connection.
 func handedConn(c net.Conn, release func()) net.Conn {
+	r := &releaser{release: release}
 	if tcp, ok := c.(*net.TCPConn); ok {
-		return &handedTCP{TCPConn: tcp, release: release}
+		return &handedTCP{TCPConn: tcp, rel: r}
 	}
-	return &handedOther{Conn: c, release: release}
+	return &handedOther{Conn: c, rel: r}
+}
+
+// releaser frees the slot on the first Close.
+type releaser struct {
+	once    sync.Once
+	release func()
+}
+
+func (r *releaser) closed(err error) error {
+	r.once.Do(r.release)
+	return err
 }
 
 type handedTCP struct {
 	*net.TCPConn
-	release func()
-	once    sync.Once
+	rel *releaser
 }
 
-func (c *handedTCP) Close() error {
-	err := c.TCPConn.Close()
-	c.once.Do(c.release)
-	return err
-}
+func (c *handedTCP) Close() error { return c.rel.closed(c.TCPConn.Close()) }
 
 type handedOther struct {
 	net.Conn
-	release func()
-	once    sync.Once
+	rel *releaser
 }
 
-func (c *handedOther) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
-}
+func (c *handedOther) Close() error { return c.rel.closed(c.Conn.Close()) }
