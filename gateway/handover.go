@@ -43,10 +43,12 @@ func (rt *router) handOver(svc service, h http.Handler) {
 func (g *Gateway) handOver(ctx context.Context, w http.ResponseWriter, r *http.Request, h http.Handler) {
 	echoRequestID(w.Header(), r.Header)
 	hw := &handOverWriter{ResponseWriter: w, release: g.tunnels.release}
+	defer func() { // deferred: a panicking handler frees the slot too
+		if !hw.hijacked {
+			g.tunnels.release() // refused: the answer went to the client as is
+		}
+	}()
 	h.ServeHTTP(hw, handOverRequest(ctx, r, g.realtimeAuth.current()))
-	if !hw.hijacked {
-		g.tunnels.release() // refused: the answer went to the client as is
-	}
 }
 
 // upgradePropagator writes the trace headers the tunnel's head carries.

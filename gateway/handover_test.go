@@ -72,3 +72,26 @@ func TestRealtimeHandOverPipelinedBytesAndSocket(t *testing.T) {
 	}
 	waitTunnels(t, e, 0)
 }
+
+// A service handler that panics before taking the connection over frees
+// its slot (the server aborts the connection, as for any handler).
+func TestRealtimeHandOverPanicFreesTheSlot(t *testing.T) {
+	t.Parallel()
+	svc := http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic(http.ErrAbortHandler) })
+	e := newEnvDeps(t, func(c *Config) { c.MaxRealtimeTunnels = 1 }, Deps{ContentRealtime: svc})
+	t.Cleanup(e.gw.Close)
+	for range 2 {
+		req, err := http.NewRequest(http.MethodGet, e.srv.URL+"/v2/crdt/hocuspocus", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i+1 < len(upgradeHeaders()); i += 2 {
+			req.Header.Set(upgradeHeaders()[i], upgradeHeaders()[i+1])
+		}
+		if resp, err := e.srv.Client().Do(req); err == nil {
+			_ = resp.Body.Close()
+			t.Fatalf("an aborted handler answered %d", resp.StatusCode)
+		}
+		waitTunnels(t, e, 0)
+	}
+}
