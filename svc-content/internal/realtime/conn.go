@@ -3,6 +3,7 @@ package realtime
 import (
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -15,8 +16,11 @@ import (
 // lets more than SendQueueBytes pile up, or does not take a write within
 // WriteTimeout, is disconnected: nothing is ever buffered without bound.
 type conn struct {
-	ws       *websocket.Conn
-	out      *batchConn // ws's socket
+	ws  *websocket.Conn
+	out *batchConn // ws's socket
+	// raw is out's descriptor for writes that do not wait (nil: every
+	// message goes through the writer goroutine).
+	raw      syscall.RawConn
 	settings *Settings
 	origin   string // the upgrade's Origin header ("" from non-browsers)
 
@@ -39,6 +43,11 @@ type conn struct {
 func newConn(ws *websocket.Conn, s *Settings) *conn {
 	c := &conn{ws: ws, settings: s, done: make(chan struct{})}
 	c.out, _ = ws.NetConn().(*batchConn)
+	if c.out != nil {
+		if sc, ok := c.out.Conn.(syscall.Conn); ok {
+			c.raw, _ = sc.SyscallConn()
+		}
+	}
 	c.pongSeen.Store(true)
 	ws.SetPongHandler(func(string) error { c.pongSeen.Store(true); return nil })
 	return c
@@ -59,6 +68,12 @@ func (c *conn) send(b []byte) {
 		go c.closeNow(ClosePolicy, "client too slow: its send queue exceeded the limit")
 		return
 	}
+	if !c.writing && c.raw != nil && len(b) < batchFlushAt {
+		c.writing = true // this goroutine writes now
+		c.mu.Unlock()
+		c.sendNow(b)
+		return
+	}
 	c.queue = append(c.queue, b)
 	c.queued += len(b)
 	if !c.writing {
@@ -66,6 +81,32 @@ func (c *conn) send(b []byte) {
 		go c.flush()
 	}
 	c.mu.Unlock()
+}
+
+// sendNow writes b from the sending goroutine when the socket takes it
+// at once, as a Hocuspocus or y-websocket server writes from its event
+// loop; only a socket that is full or busy waits for the writer
+// goroutine. Messages sent meanwhile were queued behind b.
+func (c *conn) sendNow(b []byte) {
+	taken, all := c.out.writeNow(c.raw, b)
+	c.mu.Lock()
+	if !taken && !c.closing { // closing: a close frame may be out already
+		c.queue = append(c.queue, nil)
+		copy(c.queue[1:], c.queue)
+		c.queue[0] = b
+		c.queued += len(b)
+	}
+	if all && len(c.queue) == 0 {
+		c.writing = false
+		closing, code, reason := c.closing, c.code, c.reason
+		c.mu.Unlock()
+		if closing {
+			c.sendClose(code, reason)
+		}
+		return
+	}
+	c.mu.Unlock()
+	go c.flush()
 }
 
 // flush writes the queue until it is empty, then sends the close frame if
@@ -76,6 +117,16 @@ func (c *conn) flush() {
 		batch := c.queue
 		c.queue, c.spare = c.spare, nil
 		if len(batch) == 0 {
+			if c.out != nil && c.out.gathering() {
+				// The rest of a frame sendNow began, and what was
+				// written behind it.
+				c.mu.Unlock()
+				if err := c.flushGathered(); err != nil {
+					c.abort()
+					return
+				}
+				continue
+			}
 			c.writing = false
 			closing, code, reason := c.closing, c.code, c.reason
 			c.mu.Unlock()

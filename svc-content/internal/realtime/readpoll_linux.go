@@ -194,3 +194,34 @@ func (op *readOp) read(fd uintptr) bool {
 	op.n, op.err = syscall.Read(int(fd), op.p)
 	return true
 }
+
+// writeSome writes what the socket takes of p without waiting (EAGAIN:
+// nothing). A write deadline that has passed fails it before any write.
+func writeSome(raw syscall.RawConn, p []byte) (int, error) {
+	op := writeOps.Get().(*readOp)
+	op.p = p
+	err := raw.Write(op.fn)
+	n, werr := op.n, op.err
+	*op = readOp{fn: op.fn}
+	writeOps.Put(op)
+	if err != nil {
+		return 0, err
+	}
+	return max(n, 0), werr
+}
+
+// writeOps are readOps bound to a write: one attempt, no wait.
+var writeOps = sync.Pool{New: func() any {
+	op := &readOp{}
+	op.fn = op.write
+	return op
+}}
+
+func (op *readOp) write(fd uintptr) bool {
+	for {
+		op.n, op.err = syscall.Write(int(fd), op.p)
+		if op.err != syscall.EINTR {
+			return true
+		}
+	}
+}

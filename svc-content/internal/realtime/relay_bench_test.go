@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 
@@ -44,7 +45,11 @@ func BenchmarkUpdateRelay(b *testing.B) {
 	waitMembers(b, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
 	frames := appendFrames(b, b.N)
 	b.ReportAllocs()
+	created := goroutinesCreated()
 	b.ResetTimer()
+	defer func() {
+		b.ReportMetric(float64(goroutinesCreated()-created)/float64(b.N), "goroutines/op")
+	}()
 	for i, f := range frames {
 		if _, err := sender.Write(f); err != nil {
 			b.Fatal(err)
@@ -61,7 +66,7 @@ func BenchmarkUpdateRelay(b *testing.B) {
 
 // appendFrames makes n client frames, each appending one character to
 // the document's text as one editor typing.
-func appendFrames(b *testing.B, n int) [][]byte {
+func appendFrames(b testing.TB, n int) [][]byte {
 	d := yjs.NewDoc(4242)
 	frames := make([][]byte, n)
 	for i := range n {
@@ -105,4 +110,12 @@ func countUpdates(c net.Conn, n *atomic.Int64) {
 			n.Add(1)
 		}
 	}
+}
+
+// goroutinesCreated is how many goroutines the process has started: a
+// delivery handed to a goroutine costs one start and one wake-up.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -1,0 +1,43 @@
+package realtime
+
+import (
+	"io"
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// TestRelayIsWrittenByTheRelayingGoroutine: an update relayed to members
+// whose sockets have room is written by the goroutine that relays it,
+// not handed to a writer goroutine per member (one start and one
+// wake-up per delivery each, the delivery's latency under load). Updates
+// go one at a time, as at the README's steady load, so no writer is busy.
+func TestRelayIsWrittenByTheRelayingGoroutine(t *testing.T) {
+	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
+	srv := serveHub(t, hub)
+	const peers, updates = 9, 50
+	var relayed atomic.Int64
+	for range peers {
+		c := bareClient(t, srv.wsBase, "org1/bench/ed1")
+		go countUpdates(c, &relayed)
+	}
+	sender := bareClient(t, srv.wsBase, "org1/bench/ed1")
+	go func() { _, _ = io.Copy(io.Discard, sender) }()
+	waitMembers(t, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
+	frames := appendFrames(t, updates)
+	created := goroutinesCreated()
+	for i, f := range frames {
+		if _, err := sender.Write(f); err != nil {
+			t.Fatal(err)
+		}
+		for relayed.Load() < int64(peers*(i+1)) {
+			runtime.Gosched()
+		}
+	}
+	perUpdate := float64(goroutinesCreated()-created) / updates
+	t.Logf("%.2f goroutines started per update relayed to %d members", perUpdate, peers)
+	// The frame's read and the group commit may start one each.
+	if perUpdate > 3 {
+		t.Fatalf("%.2f goroutines started per update relayed to %d members, want at most 3", perUpdate, peers)
+	}
+}
