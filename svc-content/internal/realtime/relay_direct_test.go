@@ -5,13 +5,15 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestRelayIsWrittenByTheRelayingGoroutine: an update relayed to members
 // whose sockets have room is written by the goroutine that relays it,
 // not handed to a writer goroutine per member (one start and one
 // wake-up per delivery each, the delivery's latency under load). Updates
-// go one at a time, as at the README's steady load, so no writer is busy.
+// go one at a time, as at the README's steady load, so no writer is busy
+// and no burst is gathered.
 func TestRelayIsWrittenByTheRelayingGoroutine(t *testing.T) {
 	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
 	srv := serveHub(t, hub)
@@ -33,6 +35,7 @@ func TestRelayIsWrittenByTheRelayingGoroutine(t *testing.T) {
 		for relayed.Load() < int64(peers*(i+1)) {
 			runtime.Gosched()
 		}
+		time.Sleep(2 * burstGap) // a steady pace, not a burst
 	}
 	perUpdate := float64(goroutinesCreated()-created) / updates
 	t.Logf("%.2f goroutines started per update relayed to %d members", perUpdate, peers)
