@@ -44,3 +44,43 @@ func TestRelayIsWrittenByTheRelayingGoroutine(t *testing.T) {
 		t.Fatalf("%.2f goroutines started per update relayed to %d members, want at most 3", perUpdate, peers)
 	}
 }
+
+// TestDirectDeliveryAllocatesNothing: a message written at once to a
+// member's socket (pooled frame buffer and system call) allocates nothing.
+func TestDirectDeliveryAllocatesNothing(t *testing.T) {
+	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
+	srv := serveHub(t, hub)
+	var relayed atomic.Int64
+	c := bareClient(t, srv.wsBase, "org1/bench/ed1")
+	go countUpdates(c, &relayed)
+	key := DocKey{"ws1", "org1", "bench", "ed1"}
+	waitMembers(t, hub, key, 1)
+	r := hub.roomByKey(key)
+	r.mu.Lock()
+	var m *member
+	for only := range r.members {
+		m = only
+	}
+	r.mu.Unlock()
+	msg := ywsSyncMessage(2, []byte{0, 0})
+	const runs = 50
+	allocs := testing.AllocsPerRun(runs, func() {
+		time.Sleep(2 * burstGap) // each send finds the socket quiet
+		m.send(msg)
+	})
+	if allocs != 0 {
+		t.Fatalf("%.1f allocations per delivery, want 0", allocs)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for relayed.Load() < runs+1 { // and the warm-up run's
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d messages arrived", relayed.Load(), runs+1)
+		}
+		runtime.Gosched()
+	}
+	m.c.mu.Lock()
+	defer m.c.mu.Unlock()
+	if m.c.writing {
+		t.Fatal("a writer goroutine is still pending after direct deliveries")
+	}
+}
