@@ -118,12 +118,7 @@ func (c *conn) sendNow(b []byte) {
 		c.queued += len(b)
 	}
 	if all && len(c.queue) == 0 {
-		c.writing = false
-		closing, code, reason := c.closing, c.code, c.reason
-		c.mu.Unlock()
-		if closing {
-			c.sendClose(code, reason)
-		}
+		c.doneWriting()
 		return
 	}
 	c.mu.Unlock()
@@ -148,12 +143,7 @@ func (c *conn) flush() {
 				}
 				continue
 			}
-			c.writing = false
-			closing, code, reason := c.closing, c.code, c.reason
-			c.mu.Unlock()
-			if closing {
-				c.sendClose(code, reason)
-			}
+			c.doneWriting()
 			return
 		}
 		c.mu.Unlock()
@@ -176,6 +166,17 @@ func (c *conn) flush() {
 			c.spare = batch[:0]
 		}
 		c.mu.Unlock()
+	}
+}
+
+// doneWriting ends a write turn with nothing left to write (c.mu held;
+// released): the close frame asked for meanwhile goes out now.
+func (c *conn) doneWriting() {
+	c.writing = false
+	closing, code, reason := c.closing, c.code, c.reason
+	c.mu.Unlock()
+	if closing {
+		c.sendClose(code, reason)
 	}
 }
 

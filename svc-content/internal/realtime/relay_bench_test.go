@@ -36,17 +36,8 @@ func (discardStore) AppendBatch(_ context.Context, b []Append) []error {
 // Allocations, goroutines started and write system calls per op are the
 // process's per update.
 func BenchmarkUpdateRelay(b *testing.B) {
-	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
-	srv := serveHub(b, hub)
 	const peers = 9
-	var relayed atomic.Int64
-	for range peers {
-		c := bareClient(b, srv.wsBase, "org1/bench/ed1")
-		go countUpdates(c, &relayed)
-	}
-	sender := bareClient(b, srv.wsBase, "org1/bench/ed1")
-	go func() { _, _ = io.Copy(io.Discard, sender) }()
-	waitMembers(b, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
+	sender, relayed := relayRoom(b, peers)
 	frames := appendFrames(b, b.N)
 	b.ReportAllocs()
 	created := goroutinesCreated()
@@ -68,6 +59,22 @@ func BenchmarkUpdateRelay(b *testing.B) {
 	for relayed.Load() < int64(peers*len(frames)) {
 		runtime.Gosched()
 	}
+}
+
+// relayRoom connects peers clients that count the updates relayed to
+// them and a sender to one document of a hub that stores nothing.
+func relayRoom(t testing.TB, peers int) (sender net.Conn, relayed *atomic.Int64) {
+	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
+	srv := serveHub(t, hub)
+	relayed = new(atomic.Int64)
+	for range peers {
+		c := bareClient(t, srv.wsBase, "org1/bench/ed1")
+		go countUpdates(c, relayed)
+	}
+	sender = bareClient(t, srv.wsBase, "org1/bench/ed1")
+	go func() { _, _ = io.Copy(io.Discard, sender) }()
+	waitMembers(t, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
+	return sender, relayed
 }
 
 // appendFrames makes n client frames, each appending one character to

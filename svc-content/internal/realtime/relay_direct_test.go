@@ -1,7 +1,6 @@
 package realtime
 
 import (
-	"io"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -15,17 +14,8 @@ import (
 // go one at a time, as at the README's steady load, so no writer is busy
 // and no burst is gathered.
 func TestRelayIsWrittenByTheRelayingGoroutine(t *testing.T) {
-	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
-	srv := serveHub(t, hub)
 	const peers, updates = 9, 50
-	var relayed atomic.Int64
-	for range peers {
-		c := bareClient(t, srv.wsBase, "org1/bench/ed1")
-		go countUpdates(c, &relayed)
-	}
-	sender := bareClient(t, srv.wsBase, "org1/bench/ed1")
-	go func() { _, _ = io.Copy(io.Discard, sender) }()
-	waitMembers(t, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
+	sender, relayed := relayRoom(t, peers)
 	frames := appendFrames(t, updates)
 	created := goroutinesCreated()
 	for i, f := range frames {
