@@ -3,8 +3,10 @@ package realtime
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -66,7 +68,7 @@ func (b *batchConn) appendFrameLocked(payload []byte) int {
 // waits gathered for the writer goroutine's flush (which reports any
 // error); not taken: another write holds the socket, and the room must
 // not wait for it.
-func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte) (taken, all bool) {
+func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte, timeout time.Duration) (taken, all bool) {
 	if !b.mu.TryLock() {
 		return false, false
 	}
@@ -78,7 +80,14 @@ func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte) (taken, all bo
 	buf := batchBufs.Get().(*[]byte)
 	*buf = appendFrameHeader((*buf)[:0], len(payload))
 	*buf = append(*buf, payload...)
-	n, _ := writeSome(raw, *buf)
+	n, err := writeSome(raw, *buf)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The deadline of an earlier blocking write (a flush, a ping)
+		// passed; this write does not wait, but a passed deadline fails
+		// it. A fresh one keeps the next blocking write bounded.
+		_ = b.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		n, _ = writeSome(raw, *buf)
+	}
 	if n == len(*buf) {
 		*buf = (*buf)[:0]
 		batchBufs.Put(buf)

@@ -109,7 +109,7 @@ func (c *conn) quiet() bool {
 // loop; only a socket that is full or busy waits for the writer
 // goroutine. Messages sent meanwhile were queued behind b.
 func (c *conn) sendNow(b []byte) {
-	taken, all := c.out.writeNow(c.raw, b)
+	taken, all := c.out.writeNow(c.raw, b, c.settings.WriteTimeout)
 	c.mu.Lock()
 	if !taken && !c.closing { // closing: a close frame may be out already
 		c.queue = append(c.queue, nil)

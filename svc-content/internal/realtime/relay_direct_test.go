@@ -53,6 +53,15 @@ func TestDirectDeliveryAllocatesNothing(t *testing.T) {
 	}
 	r.mu.Unlock()
 	msg := ywsSyncMessage(2, []byte{0, 0})
+	// A blocking write's deadline (a flush's, a ping's) that has passed
+	// does not send the next message to the writer goroutine.
+	_ = m.c.out.Conn.SetWriteDeadline(time.Now().Add(-time.Second))
+	time.Sleep(2 * burstGap)
+	created := goroutinesCreated()
+	m.send(msg)
+	if n := goroutinesCreated() - created; n != 0 {
+		t.Fatalf("a send after a passed write deadline started %d goroutines, want 0", n)
+	}
 	const runs = 50
 	allocs := testing.AllocsPerRun(runs, func() {
 		time.Sleep(2 * burstGap) // each send finds the socket quiet
@@ -62,9 +71,9 @@ func TestDirectDeliveryAllocatesNothing(t *testing.T) {
 		t.Fatalf("%.1f allocations per delivery, want 0", allocs)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for relayed.Load() < runs+1 { // and the warm-up run's
+	for relayed.Load() < runs+2 { // the first send's and the warm-up run's
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d messages arrived", relayed.Load(), runs+1)
+			t.Fatalf("%d of %d messages arrived", relayed.Load(), runs+2)
 		}
 		runtime.Gosched()
 	}
