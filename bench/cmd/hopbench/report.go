@@ -73,7 +73,12 @@ func throughputTable(w io.Writer, o options, ts []*target, tp map[key]*throughpu
 // latencyTable: each figure is the median over the rounds of the round's
 // own, an added one of the path's minus direct's in the same round.
 func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency) {
-	fmt.Fprintf(w, "\nOpen loop at %d req/s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round)\n\n", o.rate, o.rounds)
+	sched := "normal scheduling"
+	if o.latencyRT {
+		sched = "load generator, upstream and proxies in SCHED_RR"
+	}
+	fmt.Fprintf(w, "\nOpen loop at %d req/s, %d warm connections, paths taken in turn for %s at a time, %s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round)\n\n",
+		o.rate, latencyWorkers, latencyPiece, sched, o.rounds)
 	fmt.Fprintln(w, "| path | p50 | p99 | p99 per round | added p50 | added p99 | failures |\n|---|---|---|---|---|---|---|")
 	direct := lat["direct"]
 	for _, t := range ts {

@@ -78,7 +78,7 @@ func run(ctx context.Context, o options) error {
 				tp[key{t.name, conc}].add(r)
 			}
 		}
-		if err := measureLatency(ctx, o, order, lat); err != nil {
+		if err := measureLatency(ctx, o, s, order, lat); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "hopbench: round %d of %d done\n", round+1, o.rounds)
