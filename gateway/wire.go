@@ -138,12 +138,13 @@ func appendListedFields(b []byte, o outRequest) []byte {
 		}
 	}
 	for _, f := range o.fields {
+		// Listed values are plain (h1.RequestFields), as are request ids.
 		if f.Name != internalauth.HeaderRequestID && forwarded(f.Name, connection, o) {
-			b = httpfield.Append(b, f.Name, f.Value)
+			b = httpfield.AppendPlain(b, f.Name, f.Value)
 		}
 	}
 	if o.requestID != "" && forwarded(internalauth.HeaderRequestID, connection, o) {
-		b = httpfield.Append(b, internalauth.HeaderRequestID, o.requestID)
+		b = httpfield.AppendPlain(b, internalauth.HeaderRequestID, o.requestID)
 	}
 	return b
 }

@@ -31,6 +31,16 @@ func Append(b []byte, k, v string) []byte {
 	return append(b, "\r\n"...)
 }
 
+// AppendPlain is Append for a value already in the form Append writes:
+// no CR or LF, nothing to trim (the values h1's fast parser lists, request
+// ids the gateway accepted or made). It skips Append's searches.
+func AppendPlain(b []byte, k, v string) []byte {
+	b = append(b, k...)
+	b = append(b, ": "...)
+	b = append(b, v...)
+	return append(b, "\r\n"...)
+}
+
 // AppendValid writes every field of h whose name is valid (http.Server
 // drops the others).
 func AppendValid(b []byte, h http.Header) []byte {
