@@ -148,10 +148,8 @@ func plainField(line string) (key, value string, ok bool) {
 		return "", "", false
 	}
 	key, value = line[:i], line[i+1:]
-	for j := 0; j < len(value); j++ {
-		if !valueByte[value[j]] {
-			return "", "", false
-		}
+	if !plainValue(value) {
+		return "", "", false
 	}
 	if !httpfield.IsCanonical(key) {
 		if !plainName(key) {

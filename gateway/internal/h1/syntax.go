@@ -1,17 +1,30 @@
 package h1
 
 import (
+	"encoding/binary"
 	"net/textproto"
 	"strings"
+	"unsafe"
 )
 
 func validHost(h string) bool {
 	for i := 0; i < len(h); i++ {
-		if !hostByte(h[i]) {
+		if !hostBytes[h[i]] {
 			return false
 		}
 	}
 	return true
+}
+
+// hostBytes is hostByte as a table: a lookup instead of a chain of
+// comparisons and a search per byte.
+var hostBytes = byteTable(hostByte)
+
+func byteTable(ok func(byte) bool) (t [256]bool) {
+	for c := range 256 {
+		t[c] = ok(byte(c))
+	}
+	return t
 }
 
 func hostByte(c byte) bool {
@@ -37,6 +50,36 @@ var valueByte = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// plainValue reports whether every byte of v is a valueByte, eight at a
+// time: a word with no control byte (below 0x20, or 0x7f) and no byte
+// from 0x80 up is plain; any other word (a tab, say) is looked up byte by
+// byte.
+func plainValue(v string) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	if len(v) >= 8 {
+		p := unsafe.Pointer(unsafe.StringData(v))
+		for ; i+8 <= len(v); i += 8 {
+			x := binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, i)), 8))
+			del := x ^ 0x7f*lo
+			if ((x-0x20*lo)&^x|(del-lo)&^del|x)&hi == 0 {
+				continue
+			}
+			for j := i; j < i+8; j++ {
+				if !valueByte[v[j]] {
+					return false
+				}
+			}
+		}
+	}
+	for ; i < len(v); i++ {
+		if !valueByte[v[i]] {
+			return false
+		}
+	}
+	return true
+}
 
 // trimBlanks is strings.Trim(v, " \t") without its cutset machinery.
 func trimBlanks(v string) string {
@@ -67,18 +110,33 @@ func plainURI(u string) bool {
 	if len(u) == 0 || u[0] != '/' || strings.HasPrefix(u, "//") {
 		return false
 	}
-	inQuery := false
+	ok := &pathBytes
 	for i := 0; i < len(u); i++ {
-		c := u[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("-._~$&+,;=:@/", c) >= 0:
+		switch c := u[i]; {
 		case c == '?':
-			inQuery = true
-		case inQuery && strings.IndexByte("!'()*%", c) >= 0:
-		default:
+			ok = &queryBytes
+		case !ok[c]:
 			return false
 		}
+	}
+	return true
+}
+
+// pathBytes and queryBytes are uriByte's answers as tables.
+var (
+	pathBytes  = byteTable(func(c byte) bool { return uriByte(c, false) })
+	queryBytes = byteTable(func(c byte) bool { return uriByte(c, true) })
+)
+
+// uriByte reports whether a plain target may hold c in its path or, with
+// inQuery, after its '?' (which uriByte does not judge).
+func uriByte(c byte, inQuery bool) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+	case strings.IndexByte("-._~$&+,;=:@/", c) >= 0:
+	case inQuery && strings.IndexByte("!'()*%", c) >= 0:
+	default:
+		return false
 	}
 	return true
 }
