@@ -10,10 +10,14 @@ import (
 	"time"
 )
 
-// latency gathers the fixed-rate samples of one path, per round.
+// latency gathers the fixed-rate samples of one path, per round, and the
+// CPU the upstream and the proxy used meanwhile: at one rate for every
+// path, the upstream's CPU per request does not depend on how busy a
+// faster or slower path kept it, as it does in the throughput runs.
 type latency struct {
 	rounds   [][]time.Duration
 	failures int
+	cpu      throughput
 }
 
 // latencyWorkers is how many connections carry the fixed-rate load: each
@@ -62,6 +66,7 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 				fails   int
 				err     error
 			)
+			up0, px0 := s.upstream.cpu(), t.proxyCPU()
 			withoutGC(func() {
 				samples, fails, err = constantRate(ctx, conns[i], buildRequest(t.addr, t.headers()), o.rate, o.slice/time.Duration(pieces))
 			})
@@ -72,13 +77,25 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 			if lat[t.name] == nil {
 				lat[t.name] = &latency{}
 			}
-			lat[t.name].failures += fails
+			l := lat[t.name]
+			l.failures += fails
+			l.cpu.requests += len(samples)
+			l.cpu.upstreamCPU += s.upstream.cpu() - up0
+			l.cpu.proxyCPU += t.proxyCPU() - px0
 		}
 	}
 	for i, t := range ts {
 		lat[t.name].rounds = append(lat[t.name].rounds, round[i])
 	}
 	return nil
+}
+
+// proxyCPU is the CPU the target's proxy has used so far, 0 for direct.
+func (t *target) proxyCPU() time.Duration {
+	if t.proxy == nil {
+		return 0
+	}
+	return t.proxy.cpu()
 }
 
 // pids are the processes a request passes through: this one (the load

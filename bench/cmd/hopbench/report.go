@@ -32,6 +32,15 @@ func perRequest(cpu time.Duration, t *throughput) float64 {
 	return float64(cpu.Microseconds()) / float64(t.requests)
 }
 
+// upstreamPerRequest is t's upstream CPU µs per request, 0 for no run
+// (a run without -targets direct has no direct row).
+func upstreamPerRequest(t *throughput) float64 {
+	if t == nil {
+		return 0
+	}
+	return perRequest(t.upstreamCPU, t)
+}
+
 func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat map[string]*latency, exports int64, useWrk bool) {
 	client := "wrk -t2"
 	if !useWrk {
@@ -65,7 +74,7 @@ func throughputTable(w io.Writer, o options, ts []*target, tp map[key]*throughpu
 			}
 			fmt.Fprintf(w, "| %d | %s | %.0f | %s | %s | %.1f | %s | %d |\n", conc, t.name, r.rps(),
 				ratio(r.rps(), direct.rps()), proxy, perRequest(r.upstreamCPU, r),
-				ratio(perRequest(r.upstreamCPU, r), perRequest(direct.upstreamCPU, direct)), r.failures)
+				ratio(upstreamPerRequest(r), upstreamPerRequest(direct)), r.failures)
 		}
 	}
 }
@@ -79,16 +88,25 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 	}
 	fmt.Fprintf(w, "\nOpen loop at %d req/s, %d warm connections, paths taken in turn for %s at a time, %s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round)\n\n",
 		o.rate, latencyWorkers, latencyPiece, sched, o.rounds)
-	fmt.Fprintln(w, "| path | p50 | p99 | p99 per round | added p50 | added p99 | failures |\n|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| path | p50 | p99 | p99 per round | added p50 | added p99 | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |\n|---|---|---|---|---|---|---|---|---|---|")
 	direct := lat["direct"]
+	var directUp *throughput
+	if direct != nil {
+		directUp = &direct.cpu
+	}
 	for _, t := range ts {
 		l := lat[t.name]
 		var rounds []string
 		for _, d := range l.perRound(0.99) {
 			rounds = append(rounds, strconv.FormatInt(d.Microseconds(), 10))
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s µs | %s | %s | %d |\n", t.name, us(l.pct(0.5)), us(l.pct(0.99)),
-			strings.Join(rounds, ", "), us(l.added(direct, 0.5)), us(l.added(direct, 0.99)), l.failures)
+		proxy := "–"
+		if t.proxy != nil {
+			proxy = fmt.Sprintf("%.1f", perRequest(l.cpu.proxyCPU, &l.cpu))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s µs | %s | %s | %s | %.1f | %s | %d |\n", t.name, us(l.pct(0.5)), us(l.pct(0.99)),
+			strings.Join(rounds, ", "), us(l.added(direct, 0.5)), us(l.added(direct, 0.99)), proxy,
+			upstreamPerRequest(&l.cpu), ratio(upstreamPerRequest(&l.cpu), upstreamPerRequest(directUp)), l.failures)
 	}
 }
 
