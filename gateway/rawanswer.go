@@ -163,7 +163,7 @@ func readAnswer(br *bufio.Reader, w http.ResponseWriter, scratch []byte, vals []
 // capacity of the buffer holding them), not a header map entry.
 func writeAnswerHead(w http.ResponseWriter, a *rawAnswer, raw bool, id string) {
 	if !raw {
-		echoRequestID(w.Header(), id)
+		echoID(w.Header(), id)
 		w.WriteHeader(a.status)
 		return
 	}

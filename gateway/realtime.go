@@ -91,7 +91,7 @@ func (p *serviceProxy) upgrade(ctx context.Context, w http.ResponseWriter, r *ht
 		p.fail(ctx, w, r, err)
 		return nil
 	}
-	echoRequestID(h, r.Header.Get(internalauth.HeaderRequestID))
+	echoRequestID(h, r.Header)
 	if rh.status != http.StatusSwitchingProtocols {
 		defer c.Close()
 		w.WriteHeader(rh.status)
@@ -144,7 +144,17 @@ func (p *serviceProxy) takeOver(ctx context.Context, w http.ResponseWriter, r *h
 
 // echoRequestID returns the request id to the client when the service did
 // not set one itself.
-func echoRequestID(resp http.Header, id string) {
+func echoRequestID(resp, req http.Header) {
+	if _, ok := resp[internalauth.HeaderRequestID]; !ok {
+		if id := req[internalauth.HeaderRequestID]; len(id) > 0 {
+			resp[internalauth.HeaderRequestID] = id
+		}
+	}
+}
+
+// echoID is echoRequestID for an id held outside r.Header (h1's listed
+// requests keep it in the call).
+func echoID(resp http.Header, id string) {
 	if _, ok := resp[internalauth.HeaderRequestID]; !ok && id != "" {
 		resp[internalauth.HeaderRequestID] = []string{id}
 	}
