@@ -174,6 +174,8 @@ test_status=0
 phase test go test -count=1 -vet=off "$ldflags" -p 3 -parallel 4 -timeout 20m "$@" "${patterns[@]}" || test_status=$?
 
 # Waited for even when go test failed, so no fuzzing outlives the script.
+# The job's CPU counts in the phase running when it ends (bash collects
+# its times then), usually test; its own lines below give its figures.
 beside_status=0
 phase beside-wait wait "$beside" || beside_status=$?
 cat "$scratch/beside"
