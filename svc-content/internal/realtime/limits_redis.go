@@ -18,11 +18,20 @@ import (
 type RedisCounter struct {
 	rdb     *redis.Client
 	replica string
+	// turns bounds the counting transactions under way. Each holds a
+	// pooled connection with 64 KiB of buffers, which the pool keeps once
+	// it opened it: a burst of connecting clients, unbounded, grew the pool
+	// to its limit for good.
+	turns chan struct{}
 }
+
+// countingTurns is how many counting transactions run at once: each takes
+// one round trip, so a few keep up with thousands of connections a second.
+const countingTurns = 4
 
 // NewRedisCounter returns a counter for this replica; Heartbeat must run.
 func NewRedisCounter(rdb *redis.Client, replica string) *RedisCounter {
-	return &RedisCounter{rdb: rdb, replica: replica}
+	return &RedisCounter{rdb: rdb, replica: replica, turns: make(chan struct{}, countingTurns)}
 }
 
 const (
@@ -48,6 +57,12 @@ func (c *RedisCounter) keys(key DocKey) [2]string {
 // pipeline pool's buffers are 128 KiB each way, and a burst of connections
 // would open up to ten of them.
 func (c *RedisCounter) Acquire(ctx context.Context, key DocKey, maxWS, maxDoc int) (func(), error) {
+	select {
+	case c.turns <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("count sessions: %w", ctx.Err())
+	}
+	defer func() { <-c.turns }()
 	keys := c.keys(key)
 	rc := c.rdb.Conn()
 	defer rc.Close()

@@ -103,3 +103,27 @@ func TestRedisCounterGarbagePerAcquire(t *testing.T) {
 		t.Fatalf("counting a session allocates %d bytes, want at most %d", per, maxAcquireGarbage)
 	}
 }
+
+// A burst of sessions counted at once opens no more Redis connections than
+// countingTurns (the pool keeps each, with its buffers, once opened).
+func TestRedisCounterBurstKeepsThePoolSmall(t *testing.T) {
+	t.Parallel()
+	rdb := testenv.Redis(t)
+	ctx := context.Background()
+	c := NewRedisCounter(rdb, "one-"+t.Name())
+	c.beat(ctx)
+	before := rdb.PoolStats().TotalConns
+	var wg sync.WaitGroup
+	for i := range 100 {
+		wg.Go(func() {
+			key := DocKey{"ws-" + t.Name(), "org1", "doc" + string(rune('a'+i%20)), "ed1"}
+			if _, err := c.Acquire(ctx, key, 1000, 1000); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if opened := rdb.PoolStats().TotalConns - before; opened > countingTurns {
+		t.Fatalf("a burst of 100 sessions opened %d Redis connections, want at most %d", opened, countingTurns)
+	}
+}
