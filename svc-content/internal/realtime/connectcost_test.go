@@ -2,7 +2,6 @@ package realtime
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -11,9 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/opencollab/backend/pkg/embedded"
-	"github.com/opencollab/backend/pkg/redisdb"
 )
 
 // connectCost is what a batch of Hocuspocus connections cost the
@@ -142,16 +138,7 @@ func TestHocuspocusConnectCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens many sockets")
 	}
-	url, stop, err := embedded.StartRedis()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	rdb, err := redisdb.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := embeddedRedis(t)
 	srv := startServer(t, nil, rdb, Settings{})
 	c := measureHPConnects(t, srv, 20, 400)
 	if c.allocBytes > maxConnectGarbage {

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/opencollab/backend/pkg/embedded"
 	"github.com/opencollab/backend/pkg/redisdb"
 	"github.com/opencollab/backend/pkg/testenv"
@@ -71,16 +73,7 @@ func TestRedisCounterLimitAcrossReplicas(t *testing.T) {
 const maxAcquireGarbage = 24 << 10
 
 func TestRedisCounterGarbagePerAcquire(t *testing.T) {
-	url, stop, err := embedded.StartRedis()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	rdb, err := redisdb.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := embeddedRedis(t)
 	ctx := context.Background()
 	c := NewRedisCounter(rdb, "replica1")
 	c.beat(ctx)
@@ -126,4 +119,21 @@ func TestRedisCounterBurstKeepsThePoolSmall(t *testing.T) {
 	if opened := rdb.PoolStats().TotalConns - before; opened > countingTurns {
 		t.Fatalf("a burst of 100 sessions opened %d Redis connections, want at most %d", opened, countingTurns)
 	}
+}
+
+// embeddedRedis is an in-process Redis of the test's own, as the
+// single-process system runs.
+func embeddedRedis(t *testing.T) *redis.Client {
+	t.Helper()
+	url, stop, err := embedded.StartRedis()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	rdb, err := redisdb.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rdb.Close() })
+	return rdb
 }
