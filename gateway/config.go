@@ -40,7 +40,9 @@ type Config struct {
 	// sync); over it an upgrade is refused with UNAVAILABLE before the
 	// service is dialled. Each tunnel holds two sockets and, while idle, two
 	// kernel pipes (6 file descriptors) and two goroutines (~16 KiB), so the
-	// default needs ~60 000 descriptors. 0 refuses every upgrade.
+	// default needs ~60 000 descriptors. Connections handed to svc-content
+	// in the same process (deploy/local) count too, until they close. 0
+	// refuses every upgrade.
 	MaxRealtimeTunnels int `env:"MAX_REALTIME_TUNNELS, default=10000"`
 	// HTTPServer picks the inbound HTTP/1.1 server: the lean "h1" or
 	// "net/http" (see inbound.go).

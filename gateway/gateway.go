@@ -30,6 +30,12 @@ import (
 type Deps struct {
 	Redis  *redis.Client
 	Logger *slog.Logger
+	// ContentRealtime is the content service's HTTP handler when it runs
+	// in this process (deploy/local with one content replica). Realtime
+	// upgrades are then handed to it with the client's connection, which
+	// it takes over itself, instead of being tunnelled to CONTENT_URL: no
+	// second connection, no relay. Nil: the tunnel.
+	ContentRealtime http.Handler
 }
 
 // Gateway routes, authenticates and proxies public requests.
@@ -103,6 +109,7 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		serverSpans:  telemetry.NewTracer(tracerName),
 		errTooBig:    bodyTooLarge(cfg.MaxBodyBytes),
 	}
+	g.router.handOver(svcContent, deps.ContentRealtime)
 	if cfg.RateLimitPerSecond > 0 {
 		g.limiter = newRateLimiter(deps.Redis, guard, cfg.RateLimitPerSecond, logger)
 	}

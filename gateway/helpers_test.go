@@ -157,6 +157,12 @@ type env struct {
 
 func newEnv(t testing.TB, tune func(*Config)) *env {
 	t.Helper()
+	return newEnvDeps(t, tune, Deps{})
+}
+
+// newEnvDeps is newEnv with deps' in-process handlers.
+func newEnvDeps(t testing.TB, tune func(*Config), deps Deps) *env {
+	t.Helper()
 	mr := miniredis.RunT(t)
 	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
 	t.Cleanup(func() { _ = rdb.Close() })
@@ -181,7 +187,8 @@ func newEnv(t testing.TB, tune func(*Config)) *env {
 	if cfg.LogLevel != "debug" {
 		logger = discardLogger()
 	}
-	gw, err := New(cfg, Deps{Redis: rdb, Logger: logger})
+	deps.Redis, deps.Logger = rdb, logger
+	gw, err := New(cfg, deps)
 	if err != nil {
 		t.Fatal(err)
 	}

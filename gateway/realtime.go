@@ -15,7 +15,9 @@ import (
 // cannot set the API-key headers: the gateway does not authenticate them.
 // It forwards the upgrade signed as internalauth.RealtimeUpgrade (no
 // workspace), and svc-content verifies the user token itself. Once the
-// service answers 101 the gateway only tunnels bytes both ways.
+// service answers 101 the gateway only tunnels bytes both ways; when the
+// service runs in this process, the gateway hands it the client's
+// connection instead (handover.go).
 
 var (
 	errUpgradeRequired = api.Errorf(api.InvalidArgument,
@@ -35,7 +37,7 @@ func (g *Gateway) realtime(ctx context.Context, w http.ResponseWriter, r *http.R
 		g.reject(ctx, w, r, id, errUpgradeRequired)
 		return
 	}
-	if rt.proxy == nil {
+	if rt.proxy == nil && rt.local == nil {
 		g.reject(ctx, w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
 		return
 	}
@@ -48,6 +50,11 @@ func (g *Gateway) realtime(ctx context.Context, w http.ResponseWriter, r *http.R
 		return
 	}
 	ctx, span := g.tracer.Start(ctx, rt.spanName, g.spanOpts...)
+	if rt.local != nil {
+		g.handOver(ctx, w, r, rt.local)
+		span.End()
+		return
+	}
 	tn := rt.proxy.upgrade(ctx, w, r, g.realtimeAuth.current())
 	span.End() // the span covers the handshake, not the tunnel's life
 	if tn == nil {

@@ -135,46 +135,70 @@ func waitTunnels(t *testing.T, e *env, n int64) {
 	}
 }
 
+// realtimeEnvs are both ways to the service: tunnelled to CONTENT_URL, or
+// handed over to its handler in process.
+var realtimeEnvs = []struct {
+	name string
+	make func(*testing.T, int) (*env, *wsService)
+}{{"tunnel", realtimeEnv}, {"handover", handOverEnv}}
+
 func TestRealtimeEchoSignedAndStripped(t *testing.T) {
 	t.Parallel()
-	e, ws := realtimeEnv(t, 10)
-	forged := http.Header{
+	for _, way := range realtimeEnvs {
+		t.Run(way.name, func(t *testing.T) {
+			e, ws := way.make(t, 10)
+			for _, path := range []string{"/v2/crdt/sync/org-1/doc-1/editor-1?token=good", "/v2/crdt/hocuspocus"} {
+				c := dial(t, e, path, forgedHeaders("rt-req-1"))
+				echo(t, c, websocket.MessageText, []byte("hello through the gateway"))
+				echo(t, c, websocket.MessageBinary, []byte{0, 1, 2, 3})
+				waitTunnels(t, e, 1) // the slot is held while the connection lives
+
+				checkUpgradeRequest(t, e, ws.last(t), path, "rt-req-1")
+				if err := c.Close(websocket.StatusNormalClosure, ""); err != nil {
+					t.Fatal(err)
+				}
+				waitTunnels(t, e, 0)
+			}
+			if n := len(e.up[svcContent].requests()); n != 0 {
+				t.Fatalf("%d requests reached the default content stand-in", n)
+			}
+		})
+	}
+}
+
+// forgedHeaders are a client's attempt to pass internal headers on.
+func forgedHeaders(requestID string) http.Header {
+	return http.Header{
 		internalauth.HeaderPrincipal: {internalauth.Workspace("forged")},
 		internalauth.HeaderSignature: {"forged"},
 		"X-Svc-Api-Key":              {testKey},
 		"X-Velt-Auth-Token":          {testToken},
-		"X-Request-Id":               {"rt-req-1"},
+		"X-Request-Id":               {requestID},
 	}
-	for _, path := range []string{"/v2/crdt/sync/org-1/doc-1/editor-1?token=good", "/v2/crdt/hocuspocus"} {
-		c := dial(t, e, path, forged)
-		echo(t, c, websocket.MessageText, []byte("hello through the gateway"))
-		echo(t, c, websocket.MessageBinary, []byte{0, 1, 2, 3})
+}
 
-		got := ws.last(t)
-		if got.URL.RequestURI() != path {
-			t.Fatalf("service got %s, want %s", got.URL.RequestURI(), path)
-		}
-		if p, err := e.signer.Verify(got.Header); err != nil || p != internalauth.RealtimeUpgrade {
-			t.Fatalf("%s: principal %q, err %v", path, p, err)
-		}
-		if _, ok := internalauth.WorkspaceOf(internalauth.RealtimeUpgrade); ok {
-			t.Fatal("the realtime principal must not name a workspace")
-		}
-		for name := range got.Header {
-			if (strings.HasPrefix(name, "X-Svc-") && name != internalauth.HeaderPrincipal &&
-				name != internalauth.HeaderTimestamp && name != internalauth.HeaderSignature) || strings.HasPrefix(name, "X-Velt-") {
-				t.Fatalf("client header %s reached the service", name)
-			}
-		}
-		if got.Header.Get("X-Request-Id") != "rt-req-1" {
-			t.Fatalf("request id not forwarded: %v", got.Header)
-		}
-		if err := c.Close(websocket.StatusNormalClosure, ""); err != nil {
-			t.Fatal(err)
+// checkUpgradeRequest checks what the service got for an upgrade of path:
+// the realtime principal, signed; none of the client's credentials or
+// internal headers; the request id and the WebSocket key passed on.
+func checkUpgradeRequest(t *testing.T, e *env, got *http.Request, path, requestID string) {
+	t.Helper()
+	if got.URL.RequestURI() != path {
+		t.Fatalf("service got %s, want %s", got.URL.RequestURI(), path)
+	}
+	if p, err := e.signer.Verify(got.Header); err != nil || p != internalauth.RealtimeUpgrade {
+		t.Fatalf("%s: principal %q, err %v", path, p, err)
+	}
+	if _, ok := internalauth.WorkspaceOf(internalauth.RealtimeUpgrade); ok {
+		t.Fatal("the realtime principal must not name a workspace")
+	}
+	for name := range got.Header {
+		if (strings.HasPrefix(name, "X-Svc-") && name != internalauth.HeaderPrincipal &&
+			name != internalauth.HeaderTimestamp && name != internalauth.HeaderSignature) || strings.HasPrefix(name, "X-Velt-") {
+			t.Fatalf("client header %s reached the service", name)
 		}
 	}
-	if len(e.up[svcContent].requests()) != 0 {
-		t.Fatal("the default content stand-in was used")
+	if got.Header.Get("X-Request-Id") != requestID || got.Header.Get("Sec-Websocket-Key") == "" {
+		t.Fatalf("request id or WebSocket key not passed on: %v", got.Header)
 	}
 }
 
@@ -238,21 +262,25 @@ func TestRealtimeServiceClose(t *testing.T) {
 
 func TestRealtimeCap(t *testing.T) {
 	t.Parallel()
-	e, _ := realtimeEnv(t, 1)
-	first := dial(t, e, "/v2/crdt/sync/o/d/e", nil)
-	echo(t, first, websocket.MessageText, []byte("x"))
+	for _, way := range realtimeEnvs {
+		t.Run(way.name, func(t *testing.T) {
+			e, _ := way.make(t, 1)
+			first := dial(t, e, "/v2/crdt/sync/o/d/e", nil)
+			echo(t, first, websocket.MessageText, []byte("x"))
 
-	resp, raw := e.do(http.MethodGet, "/v2/crdt/hocuspocus", nil, upgradeHeaders()...)
-	wantError(t, resp, raw, api.Unavailable)
+			resp, raw := e.do(http.MethodGet, "/v2/crdt/hocuspocus", nil, upgradeHeaders()...)
+			wantError(t, resp, raw, api.Unavailable)
 
-	_ = first.Close(websocket.StatusNormalClosure, "")
-	waitTunnels(t, e, 0)
-	second := dial(t, e, "/v2/crdt/hocuspocus", nil)
-	echo(t, second, websocket.MessageText, []byte("room again"))
+			_ = first.Close(websocket.StatusNormalClosure, "")
+			waitTunnels(t, e, 0)
+			second := dial(t, e, "/v2/crdt/hocuspocus", nil)
+			echo(t, second, websocket.MessageText, []byte("room again"))
 
-	off, _ := realtimeEnv(t, 0)
-	resp, raw = off.do(http.MethodGet, "/v2/crdt/hocuspocus", nil, upgradeHeaders()...)
-	wantError(t, resp, raw, api.Unavailable)
+			off, _ := way.make(t, 0)
+			resp, raw = off.do(http.MethodGet, "/v2/crdt/hocuspocus", nil, upgradeHeaders()...)
+			wantError(t, resp, raw, api.Unavailable)
+		})
+	}
 }
 
 // upgradeHeaders make a handshake the gateway recognises (a real client's
@@ -291,10 +319,17 @@ func TestRealtimeNeedsUpgrade(t *testing.T) {
 
 func TestRealtimeServiceRefusal(t *testing.T) {
 	t.Parallel()
-	e, _ := realtimeEnv(t, 10)
-	resp, raw := e.do(http.MethodGet, "/v2/crdt/sync/o/d/e?token=bad", nil, upgradeHeaders()...)
-	wantError(t, resp, raw, api.PermissionDenied)
-	waitTunnels(t, e, 0)
+	for _, way := range realtimeEnvs {
+		t.Run(way.name, func(t *testing.T) {
+			e, _ := way.make(t, 10)
+			resp, raw := e.do(http.MethodGet, "/v2/crdt/sync/o/d/e?token=bad", nil, upgradeHeaders()...)
+			wantError(t, resp, raw, api.PermissionDenied)
+			if resp.Header.Get("X-Request-Id") == "" {
+				t.Fatal("the refusal carries no request id")
+			}
+			waitTunnels(t, e, 0)
+		})
+	}
 }
 
 func TestRealtimeRoutesListed(t *testing.T) {

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"net/http"
 	"sort"
 	"strings"
 )
@@ -113,6 +114,9 @@ type route struct {
 	proxy *serviceProxy
 	// realtime marks a WebSocket upgrade pattern.
 	realtime bool
+	// local, on a realtime route, is the service's handler in this
+	// process: upgrades are handed to it instead of tunnelled (handover.go).
+	local http.Handler
 }
 
 // router finds the route of a path. With ~20 prefixes a scan over the

@@ -82,6 +82,7 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 	// close; the services stop concurrently since each consumer may wait
 	// out a blocking Redis read.
 	defer func() { s.stops = append(s.stops, func() { closeAll(closers) }) }()
+	var content http.Handler
 	for _, name := range hosted {
 		sctx := telemetry.WithService(ctx, "svc-"+name)
 		for _, ln := range listeners[name] {
@@ -92,15 +93,31 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 			closers = append(closers, svc.Close)
 			s.ServiceRoutes[name] = svc.Routes()
 			s.serveOn(sctx, ln, svc.Handler())
+			if name == "content" && len(listeners[name]) == 1 {
+				content = inProcess(sctx, svc.Handler())
+			}
 		}
 	}
-	return s.startGateway(telemetry.WithService(ctx, gateway.Name), w)
+	return s.startGateway(telemetry.WithService(ctx, gateway.Name), w, content)
+}
+
+// inProcess serves h as the service's own server does, on the service's
+// context (its telemetry and logs), for requests the gateway hands over.
+// The trace context travels in the request's headers, as over the wire.
+func inProcess(ctx context.Context, h http.Handler) http.Handler {
+	base := context.WithoutCancel(ctx)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(base))
+	})
 }
 
 // startGateway serves the gateway, and its /metrics when METRICS_ADDR is
-// among the settings (Options.Env).
-func (s *System) startGateway(ctx context.Context, w wiring) error {
-	gw, metricsAddr, err := newGateway(ctx, w)
+// among the settings (Options.Env). content, when set, is the only
+// svc-content replica's handler: the gateway hands realtime upgrades to
+// it in process. Several replicas sit behind a balancer, as in a cluster,
+// and the gateway tunnels to them.
+func (s *System) startGateway(ctx context.Context, w wiring, content http.Handler) error {
+	gw, metricsAddr, err := newGateway(ctx, w, content)
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
@@ -227,7 +244,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 	return nil, fmt.Errorf("unknown service %q", name)
 }
 
-func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, string, error) {
+func newGateway(ctx context.Context, w wiring, content http.Handler) (*gateway.Gateway, string, error) {
 	var c gateway.Config
 	if err := config.Read(ctx, &c, w.o.Env); err != nil {
 		return nil, "", err
@@ -245,7 +262,7 @@ func newGateway(ctx context.Context, w wiring) (*gateway.Gateway, string, error)
 	case w.o.RateLimitPerSecond < 0:
 		c.RateLimitPerSecond = 0
 	}
-	gw, err := gateway.New(c, gateway.Deps{Redis: w.rdb, Logger: w.o.Logger.With(logging.ServiceKey, gateway.Name)})
+	gw, err := gateway.New(c, gateway.Deps{Redis: w.rdb, Logger: w.o.Logger.With(logging.ServiceKey, gateway.Name), ContentRealtime: content})
 	return gw, c.MetricsAddr, err
 }
 

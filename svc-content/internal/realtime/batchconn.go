@@ -20,6 +20,10 @@ type batchConn struct {
 	net.Conn
 	mu  sync.Mutex
 	buf *[]byte // non-nil while gathering
+	// early are the client's bytes the HTTP server had read past the
+	// upgrade request (a first frame sent right behind it): read before
+	// the socket's own, then dropped.
+	early []byte
 }
 
 // batchFlushAt is how much a flush gathers before it writes.
@@ -100,7 +104,11 @@ func (b *batchConn) flush(deadline time.Time) error {
 }
 
 // batchHijacker hands the WebSocket upgrader a batchConn over the hijacked
-// connection.
+// connection. Frames are read from the socket (see reading), not from the
+// server's reader, so the bytes that reader holds already are moved to the
+// batchConn: the upgrader would refuse them ("client sent data before
+// handshake is complete"), and a client may pipeline its first frame
+// behind the upgrade request.
 type batchHijacker struct{ http.ResponseWriter }
 
 func (h batchHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
@@ -108,5 +116,11 @@ func (h batchHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &batchConn{Conn: c}, brw, nil
+	bc := &batchConn{Conn: c}
+	if n := brw.Reader.Buffered(); n > 0 {
+		early, _ := brw.Reader.Peek(n)
+		bc.early = append([]byte(nil), early...)
+		_, _ = brw.Reader.Discard(n)
+	}
+	return bc, brw, nil
 }

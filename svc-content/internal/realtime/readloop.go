@@ -35,10 +35,25 @@ type reading struct {
 func (c *conn) serveReads(handle func(msg []byte), end func()) {
 	c.rd.fr.limit = c.settings.MaxMessageBytes
 	c.rd.handle, c.rd.end = handle, end
-	if tcp, ok := c.netConn().(*net.TCPConn); ok && pollReads(c, tcp) {
+	if !c.readEarly() {
+		c.endReads()
+		return
+	}
+	if sc, ok := c.netConn().(syscall.Conn); ok && pollReads(c, sc) {
 		return
 	}
 	go c.readBlocking()
+}
+
+// readEarly handles the frames the client sent before the upgrade was
+// answered (see batchHijacker); false ends reading.
+func (c *conn) readEarly() bool {
+	if c.out == nil || c.out.early == nil {
+		return true
+	}
+	early := c.out.early
+	c.out.early = nil
+	return c.consume(early, nil)
 }
 
 // netConn is the socket under the WebSocket.

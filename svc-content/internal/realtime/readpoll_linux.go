@@ -3,7 +3,6 @@ package realtime
 import (
 	"errors"
 	"log/slog"
-	"net"
 	"sync"
 	"syscall"
 )
@@ -44,13 +43,15 @@ func sharedPoller() *readPoller {
 const pollEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
 
 // pollReads hands c's socket to the poller; false when it cannot be
-// polled (a goroutine reads it then).
-func pollReads(c *conn, tcp *net.TCPConn) bool {
+// polled (a goroutine reads it then). sc's descriptor is read directly:
+// sc must hold no bytes of its own (a *net.TCPConn, or a wrapper that
+// changes only how it is closed, as the gateway's hand-over does).
+func pollReads(c *conn, sc syscall.Conn) bool {
 	p := sharedPoller()
 	if p == nil {
 		return false
 	}
-	raw, err := tcp.SyscallConn()
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return false
 	}

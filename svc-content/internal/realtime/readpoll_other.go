@@ -4,13 +4,12 @@ package realtime
 
 import (
 	"errors"
-	"net"
 	"syscall"
 )
 
 // pollReads: without epoll every connection reads on a goroutine of its
 // own (readBlocking).
-func pollReads(*conn, *net.TCPConn) bool { return false }
+func pollReads(*conn, syscall.Conn) bool { return false }
 
 func rearm(*conn)  {}
 func unpoll(*conn) {}
