@@ -19,7 +19,11 @@ func nextField(fields string, n int) (key, value, rest string, err error) {
 		return "", "", "", errBadAnswer
 	}
 	line, rest, _ := strings.Cut(fields, "\n")
-	line = strings.TrimRight(line, "\r\n")
+	// strings.TrimRight(line, "\r\n") without building its cutset per call
+	// (the line holds no LF after the cut).
+	for len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
 	if len(line) == 0 {
 		return "", "", rest, nil
 	}

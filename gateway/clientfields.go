@@ -9,10 +9,9 @@ import (
 
 // clientFields are the client's header fields as the gateway reads them.
 // On h1 (h1.Server.ListFields) they are the list its parser made, in the
-// client's order, and r.Header holds only what the gateway sets there (the
-// request id): a scan of a request's ~5-15 fields costs less than
-// building and reading a map. On net/http, or for a head net/http's
-// parser read, they are r.Header.
+// client's order, and r.Header is empty: a scan of a request's ~5-15
+// fields costs less than building and reading a map. On net/http, or for
+// a head net/http's parser read, they are r.Header.
 type clientFields struct {
 	list   []httpfield.Field
 	listed bool
@@ -76,8 +75,8 @@ func (f *clientFields) values(name string) []string {
 }
 
 // fillHeader puts the listed fields into r.Header for code that reads
-// the map (realtime upgrades), besides the request id the gateway set.
-func (f *clientFields) fillHeader() {
+// the map (realtime upgrades), with id as the request id.
+func (f *clientFields) fillHeader(id string) {
 	if !f.listed {
 		return
 	}
@@ -86,5 +85,6 @@ func (f *clientFields) fillHeader() {
 			f.h[fd.Name] = append(f.h[fd.Name], fd.Value)
 		}
 	}
+	f.h[internalauth.HeaderRequestID] = []string{id}
 	f.listed = false
 }

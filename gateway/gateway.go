@@ -149,7 +149,7 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	c, ctx, span := g.startRequest(w, r)
 	// The access log is Debug: at Info it would cost more than the proxy.
 	if g.logger.Enabled(ctx, slog.LevelDebug) {
-		defer c.rec.log(ctx, g.logger, r)
+		defer c.rec.log(ctx, g.logger, r, &c.hop.requestID)
 	}
 	rt := g.handle(ctx, c, r)
 	g.finishRequest(ctx, c, r, span, rt)
@@ -162,11 +162,12 @@ func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) *route {
 	w, path := &c.rec, r.URL.Path
 	fields := &c.hop.fields
 	id := g.ids.ensure(fields, &c.id)
+	c.hop.requestID = id
 	span := trace.SpanFromContext(ctx)
 	if r.Method == http.MethodGet {
 		if rt := g.router.matchRealtime(path); rt != nil {
 			annotate(span, rt, nil)
-			fields.fillHeader() // the upgrade's code reads r.Header
+			fields.fillHeader(id) // the upgrade's code reads r.Header
 			g.realtime(ctx, w, r, id, rt)
 			return rt
 		}

@@ -13,8 +13,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// The upstream head written from h1's listed fields (r.Header holding
-// only the request id) holds exactly the fields the header map's path
+// The upstream head written from h1's listed fields (r.Header left empty,
+// the request id passed along) holds exactly the fields the header map's path
 // writes from net/http's parse of the same head (only the order of
 // differently named fields may differ, as it does between two runs of the
 // map's path), and the map filled for realtime upgrades is net/http's.
@@ -51,11 +51,11 @@ func TestListedHeadMatchesHeaderMap(t *testing.T) {
 	got := make(chan result, 1)
 	srv := newH1Server(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f := newClientFields(w, r)
-		ids.ensure(&f, new(idSlot))
+		id := ids.ensure(&f, new(idSlot))
 		lo := o
-		lo.fields, lo.listed = f.list, f.listed
-		res := result{listed: string(appendRequestHead(nil, r, lo, r.ContentLength)), ok: f.listed && len(r.Header) == 1}
-		f.fillHeader()
+		lo.fields, lo.listed, lo.requestID = f.list, f.listed, id
+		res := result{listed: string(appendRequestHead(nil, r, lo, r.ContentLength)), ok: f.listed && len(r.Header) == 0}
+		f.fillHeader(id)
 		res.filled = r.Header
 		got <- res
 	}))
@@ -83,7 +83,7 @@ func TestListedHeadMatchesHeaderMap(t *testing.T) {
 		_, _ = http.ReadResponse(bufio.NewReader(conn), nil)
 		_ = conn.Close()
 		if !res.ok {
-			t.Errorf("%s: not listed, or r.Header holds more than the request id", name)
+			t.Errorf("%s: not listed, or r.Header not empty", name)
 		}
 		if l, m := sortedLines(res.listed), sortedLines(want); l != m {
 			t.Errorf("%s: listed head\n%s\nmap's head\n%s", name, l, m)

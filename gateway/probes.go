@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/internalauth"
 )
 
 // probeTimeout bounds the Redis check of /readyz.
@@ -69,8 +68,10 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 // reach the real writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
-func (s *statusRecorder) log(ctx context.Context, logger *slog.Logger, r *http.Request) {
+// log writes the access log line; id points at the request id, which is
+// known only once the request has been handled.
+func (s *statusRecorder) log(ctx context.Context, logger *slog.Logger, r *http.Request, id *string) {
 	logger.DebugContext(ctx, "request",
 		"method", r.Method, "path", r.URL.Path, "status", s.status,
-		"duration", s.elapsed, "requestId", r.Header.Get(internalauth.HeaderRequestID))
+		"duration", s.elapsed, "requestId", *id)
 }

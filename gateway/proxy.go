@@ -50,10 +50,11 @@ var aLongTimeAgo = time.Unix(1, 0)
 // answer's header values (which the client's server reads after serve
 // returns, so it cannot be pooled).
 type hopState struct {
-	fields clientFields
-	trace  traceHeaders
-	vals   [8]string
-	start  time.Time // the request's, for the connection pool's clock
+	fields    clientFields
+	requestID string // the id the gateway kept or made (requestIDs.ensure)
+	trace     traceHeaders
+	vals      [8]string
+	start     time.Time // the request's, for the connection pool's clock
 }
 
 // serve proxies r as principal and writes the answer or an envelope to w.
@@ -63,7 +64,7 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 	defer putBuf(bp)
 	hop.trace.inject(ctx)
 	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
-	out.fields, out.listed = hop.fields.list, hop.fields.listed
+	out.fields, out.listed, out.requestID = hop.fields.list, hop.fields.listed, hop.requestID
 
 	length := r.ContentLength
 	buf := appendRequestHead((*bp)[:0], r, out, length)
@@ -148,7 +149,7 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 		}
 		return c.reused && errors.Is(err, errNoResponse), err
 	}
-	writeAnswerHead(w, r, &a, raw)
+	writeAnswerHead(w, &a, raw, hop.requestID)
 	rh := a.respHead
 	if !bodyAllowed(r.Method, rh.status) {
 		healthy = rh.keepAlive

@@ -158,15 +158,19 @@ func readAnswer(br *bufio.Reader, w http.ResponseWriter, scratch []byte, vals []
 }
 
 // writeAnswerHead sends the answer's status and head to the client, with
-// the request id echoed when the service sent none.
-func writeAnswerHead(w http.ResponseWriter, r *http.Request, a *rawAnswer, raw bool) {
+// the request id echoed when the service sent none. On the raw path the
+// echo is one more written field after the service's (in the spare
+// capacity of the buffer holding them), not a header map entry.
+func writeAnswerHead(w http.ResponseWriter, a *rawAnswer, raw bool, id string) {
 	if !raw {
-		echoRequestID(w.Header(), r.Header)
+		echoID(w.Header(), id)
 		w.WriteHeader(a.status)
 		return
 	}
-	if !a.requestID {
-		echoRequestID(w.Header(), r.Header)
+	if !a.requestID && id != "" {
+		if _, ok := w.Header()[internalauth.HeaderRequestID]; !ok {
+			a.Fields = httpfield.Append(a.Fields, internalauth.HeaderRequestID, id)
+		}
 	}
 	rec, rw := rawWriter(w)
 	rec.noteStatus(a.status)

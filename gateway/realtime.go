@@ -159,6 +159,14 @@ func echoRequestID(resp, req http.Header) {
 	}
 }
 
+// echoID is echoRequestID for an id held outside r.Header (h1's listed
+// requests keep it in the call).
+func echoID(resp http.Header, id string) {
+	if _, ok := resp[internalauth.HeaderRequestID]; !ok && id != "" {
+		resp[internalauth.HeaderRequestID] = []string{id}
+	}
+}
+
 // matchPattern matches a clean path against a pattern whose {name}
 // segments stand for exactly one non-empty segment. It does not allocate.
 func matchPattern(pattern, path string) bool {

@@ -33,28 +33,29 @@ type idSlot struct {
 	vals [1]string
 }
 
-// ensure keeps the client's X-Request-Id when it is a sane token, else sets
-// a new one, and returns the id. A new id is written into slot, part of
-// the request's call, and the string refers to those bytes: they are
+// ensure keeps the client's X-Request-Id when it is a sane token, else
+// makes a new one, and returns the id. A new id is written into slot, part
+// of the request's call, and the string refers to those bytes: they are
 // written once and never changed, and the string keeps the call alive, so
 // it is as immutable as any string without a copy of its own.
 //
-// r.Header then holds the id (on h1 the only field it holds), for the
-// code that reads it there: the upstream head, the echo, the access log.
+// The id is passed along, not kept in r.Header: on h1 a field set in the
+// request's and the answer's header maps cost two map writes, two clears
+// and a map iteration per request. Only when the fields are r.Header
+// (net/http, or a head net/http's parser read) does r.Header get a new
+// id, since the upstream head is then written from the map.
 func (g *requestIDs) ensure(f *clientFields, slot *idSlot) string {
 	if v, n := f.first(internalauth.HeaderRequestID); n == 1 && saneRequestID(v) {
-		if f.listed {
-			slot.vals[0] = v
-			f.h[internalauth.HeaderRequestID] = slot.vals[:]
-		}
 		return v
 	}
 	b := append(slot.buf[:0], g.prefix...)
 	b = append(b, '-')
 	b = strconv.AppendUint(b, g.n.Add(1), 36)
 	id := unsafe.String(&slot.buf[0], len(b))
-	slot.vals[0] = id
-	f.h[internalauth.HeaderRequestID] = slot.vals[:]
+	if !f.listed {
+		slot.vals[0] = id
+		f.h[internalauth.HeaderRequestID] = slot.vals[:]
+	}
 	return id
 }
 

@@ -84,9 +84,9 @@ func appendTraceparent(b []byte, sc trace.SpanContext) []byte {
 	tid, sid := sc.TraceID(), sc.SpanID()
 	flags := [1]byte{byte(sc.TraceFlags() & (trace.FlagsSampled | trace.FlagsRandom))}
 	b = append(b, "traceparent: 00-"...)
-	b = hex.AppendEncode(b, tid[:])
+	b = appendHex(b, tid[:])
 	b = append(b, '-')
-	b = hex.AppendEncode(b, sid[:])
+	b = appendHex(b, sid[:])
 	b = append(b, '-')
 	b = hex.AppendEncode(b, flags[:])
 	return append(b, "\r\n"...)

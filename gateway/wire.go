@@ -61,10 +61,11 @@ type outRequest struct {
 	upgrade bool
 	// fields, when listed, are r.Header's fields as the inbound server
 	// parsed them, in order (h1.RequestFields): written from there instead
-	// of by iterating the map. The gateway changes only the request id in
-	// r.Header after parsing, so that field is written from the map.
-	fields []httpfield.Field
-	listed bool
+	// of by iterating the map, with requestID (the id the gateway kept or
+	// made) in place of the client's X-Request-Id.
+	fields    []httpfield.Field
+	listed    bool
+	requestID string
 }
 
 // appendRequestHead writes the request line and headers of r for the
@@ -81,7 +82,7 @@ func appendRequestHead(b []byte, r *http.Request, o outRequest, contentLength in
 	b = append(b, o.host...)
 	b = append(b, "\r\n"...)
 	if o.listed {
-		b = appendListedFields(b, r.Header, o)
+		b = appendListedFields(b, o)
 	} else {
 		b = appendHeaderFields(b, r.Header, o)
 	}
@@ -127,8 +128,8 @@ func appendHeaderFields(b []byte, h http.Header, o outRequest) []byte {
 // appendListedFields writes the same fields as appendHeaderFields from
 // o.fields: the map's fields in the client's order (the map's path writes
 // differently named fields in random order, and a name's values in order).
-// The request id is h's, which the gateway may have set.
-func appendListedFields(b []byte, h http.Header, o outRequest) []byte {
+// The request id is o.requestID, which the gateway may have made.
+func appendListedFields(b []byte, o outRequest) []byte {
 	var one [1]string // fits the fields h1 lists: one Connection at most
 	connection := one[:0]
 	for i := range o.fields {
@@ -137,14 +138,13 @@ func appendListedFields(b []byte, h http.Header, o outRequest) []byte {
 		}
 	}
 	for _, f := range o.fields {
+		// Listed values are plain (h1.RequestFields), as are request ids.
 		if f.Name != internalauth.HeaderRequestID && forwarded(f.Name, connection, o) {
-			b = httpfield.Append(b, f.Name, f.Value)
+			b = httpfield.AppendPlain(b, f.Name, f.Value)
 		}
 	}
-	if forwarded(internalauth.HeaderRequestID, connection, o) {
-		for _, v := range h[internalauth.HeaderRequestID] {
-			b = httpfield.Append(b, internalauth.HeaderRequestID, v)
-		}
+	if o.requestID != "" && forwarded(internalauth.HeaderRequestID, connection, o) {
+		b = httpfield.AppendPlain(b, internalauth.HeaderRequestID, o.requestID)
 	}
 	return b
 }

@@ -50,15 +50,32 @@ wait_npm() {
   done
 }
 
-# phase runs a step and prints its wall time, also in a summary at the
-# end, so a slow run (or one stopped half-way) says where its time went.
+# phase runs a step and prints its wall time and its CPU time (user+sys
+# of the processes it ran and waited for), also in a summary at the end,
+# so a slow run (or one stopped half-way) says where its time went, and
+# whether the step computed or waited: CPU near 2x wall on 2 cores is a
+# busy step, CPU far below wall a waiting one.
 phase_times=()
 phase() {
-  local name=$1 start=$SECONDS
+  local name=$1 start=$SECONDS cpu
   shift
-  "$@"
-  phase_times+=("$name $((SECONDS - start))s")
-  echo "phase $name: $((SECONDS - start))s"
+  child_cpu
+  local cpu0=$cpu rc=0
+  "$@" || rc=$?
+  child_cpu
+  phase_times+=("$name $((SECONDS - start))s/$((cpu - cpu0))s")
+  echo "phase $name: $((SECONDS - start))s wall, $((cpu - cpu0))s CPU"
+  return "$rc"
+}
+
+# child_cpu sets cpu to the CPU seconds of the script's finished children
+# so far (the second line of bash's `times`, user and sys). `times` runs in
+# this shell, not in a $(...) subshell, whose children's times start at 0.
+# The file is per shell: the background job below runs phase too.
+child_cpu() {
+  local f="$scratch/times.$BASHPID"
+  times >"$f"
+  cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } printf "%d", s }' "$f")
 }
 
 # Every module of the workspace, as ./dir/... patterns.
@@ -67,7 +84,8 @@ mapfile -t patterns < <(go list -m -f '{{.Dir}}' | sed "s|^$PWD|.|; s|$|/...|")
 echo "go vet ${patterns[*]}"
 phase vet go vet "${patterns[@]}"
 
-# Each service module builds on its own (GOWORK=off), as it is released.
+# Each module builds on its own (GOWORK=off), as it is released; this also
+# compiles the test packages go test links below.
 phase modules ./scripts/check-modules.sh
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go') 2>/dev/null || true)
@@ -75,31 +93,34 @@ if [ -n "$unformatted" ]; then
   echo "gofmt needed for:"; echo "$unformatted"; exit 1
 fi
 
+# -ldflags=-w: the test binaries and deploy/local's are run once and thrown
+# away, never debugged, so the linker leaves out their DWARF, a third of
+# its work (stack traces and panics use the symbol table, which stays).
+ldflags=-ldflags=-w
+
 # The tests that kill -9 the whole system (deploy/local/cmd/crashtest,
 # deploy/local/e2e) run it as a process: built once here, where go vet has
 # compiled its packages already, instead of by each test while `go test`
 # compiles the same packages beside it (localproc.BinEnv).
 local_bin="$scratch/local"
-echo "go build -o $local_bin ./deploy/local"
-phase build-local go build -o "$local_bin" ./deploy/local
+echo "go build $ldflags -o $local_bin ./deploy/local"
+phase build-local go build "$ldflags" -o "$local_bin" ./deploy/local
 export TEST_LOCAL_BIN="$local_bin"
 
-phase npm-wait wait_npm
-# -vet=off: go vet above ran every analyzer go test would (a subset of
-# vet's defaults) over the same packages and their test files.
-echo "go test -count=1 -vet=off -timeout 20m ${patterns[*]}"
-phase test go test -count=1 -vet=off -timeout 20m "$@" "${patterns[@]}"
-
 # Fuzz the decoders of outside bytes briefly (their committed corpora in
-# testdata/fuzz already ran above as ordinary tests). FUZZTIME=0 skips.
-fuzztime="${FUZZTIME:-3s}"
+# testdata/fuzz run with the tests as ordinary tests). Each target runs a
+# fixed number of inputs (FUZZEXECS=n for n each, FUZZEXECS=0 skips)
+# rather than for a time: the same work whatever runs beside it, and no
+# failure when a loaded machine spent the time gathering the baseline
+# coverage. The counts are about what 3 s of fuzzing (the earlier
+# FUZZTIME) ran on the 2-core machine.
 fuzz_targets=(
-  "./pkg/api FuzzDecodeEnvelope"
-  "./pkg/api FuzzDecodeFreeForm"
-  "./pkg/pagetoken FuzzLoad"
-  "./svc-workspace/internal/webhook FuzzEndpointURL"
-  "./svc-workspace/internal/httpapi FuzzWebhookRequestDecode"
-  "./svc-content/internal/yjs FuzzApplyUpdate"
+  "./pkg/api FuzzDecodeEnvelope 100000"
+  "./pkg/api FuzzDecodeFreeForm 100000"
+  "./pkg/pagetoken FuzzLoad 15000"
+  "./svc-workspace/internal/webhook FuzzEndpointURL 15000"
+  "./svc-workspace/internal/httpapi FuzzWebhookRequestDecode 10000"
+  "./svc-content/internal/yjs FuzzApplyUpdate 50000"
 )
 # go test -fuzz compiles every package of the test binary instrumented, so
 # a fuzzed package keeps its test binary light: test files that need
@@ -112,16 +133,58 @@ light_fuzz_build() {
     return 1
   fi
 }
-# One target after the other: run side by side, the go commands compiled
-# the same instrumented dependencies several times over on a cold build
-# cache, and under load a target ran out of its fuzztime while still
-# gathering its baseline coverage (a failure).
-if [ "$fuzztime" != "0" ]; then
+# fuzz_all runs the targets one after the other: run side by side, the go
+# commands compiled the same instrumented dependencies several times over
+# on a cold build cache.
+fuzz_all() {
+  local ft pkg target execs
+  [ "${FUZZEXECS:-}" != "0" ] || return 0
   for ft in "${fuzz_targets[@]}"; do
-    read -r pkg target <<<"$ft"
+    read -r pkg target execs <<<"$ft"
+    execs=${FUZZEXECS:-$execs}
     light_fuzz_build "$pkg"
-    echo "go test -vet=off -tags fuzzonly -run '^\$' -fuzz '^${target}\$' -fuzztime $fuzztime $pkg"
-    phase "fuzz-$target" go test -vet=off -tags fuzzonly -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg"
+    echo "go test -vet=off $ldflags -tags fuzzonly -run '^\$' -fuzz '^${target}\$' -fuzztime ${execs}x $pkg"
+    phase "fuzz-$target" go test -vet=off "$ldflags" -tags fuzzonly -run '^$' -fuzz "^${target}\$" -fuzztime "${execs}x" "$pkg"
   done
+}
+
+# The fuzz targets run in the background while go test runs: most of go
+# test's time is compiling and linking, but towards its end few test
+# binaries are left and they mostly wait on the systems they started;
+# fuzzing fills that idle CPU instead of following go test.
+beside_tests() {
+  phase_times=()
+  fuzz_all
+  echo "beside go test, wall/CPU time by phase: ${phase_times[*]}"
+}
+
+phase npm-wait wait_npm
+echo "in the background: the fuzz targets (their output follows go test's)"
+beside_tests >"$scratch/beside" 2>&1 &
+beside=$!
+# -vet=off: go vet above ran every analyzer go test would (a subset of
+# vet's defaults) over the same packages and their test files.
+# -p 3 -parallel 4 (both default to the number of cores, 2 here): many
+# test binaries spend most of their time waiting (on a redis-server, a
+# server's idle timeout, a consumer's poll, the system a test started),
+# and with 2 of them at a time, or 2 tests of one, the CPU sat idle; more
+# would oversubscribe the CPU-bound ones (deploy/local/e2e).
+echo "go test -count=1 -vet=off $ldflags -p 3 -parallel 4 -timeout 20m ${patterns[*]}"
+test_status=0
+phase test go test -count=1 -vet=off "$ldflags" -p 3 -parallel 4 -timeout 20m "$@" "${patterns[@]}" || test_status=$?
+
+# Waited for even when go test failed, so no fuzzing outlives the script.
+# The job's CPU counts in the phase running when it ends (bash collects
+# its times then), usually test; its own lines below give its figures.
+beside_status=0
+phase beside-wait wait "$beside" || beside_status=$?
+cat "$scratch/beside"
+echo "wall/CPU time by phase: ${phase_times[*]}"
+if [ "$test_status" != 0 ]; then
+  echo "go test failed (above)"
+  exit "$test_status"
 fi
-echo "wall time by phase: ${phase_times[*]}"
+if [ "$beside_status" != 0 ]; then
+  echo "a fuzz target failed (above)"
+  exit 1
+fi

@@ -38,6 +38,7 @@ type hookRequest struct {
 // secret from secret/get, decrypted with the private key once encryptData
 // is on — and what attempts/get lists.
 func TestWebhookDeliveryEndToEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{
 		DataEncryptionKey: testDataKey, WebhookAllowPrivateTargets: true, EventStreams: []string{"events:activity"},
 	})

@@ -66,6 +66,7 @@ func sameEmail(a, b emailReply) bool {
 }
 
 func TestEmailConfigDefaults(t *testing.T) {
+	t.Parallel()
 	e, ws := newKeyedEnv(t)
 	for _, body := range []any{nil, map[string]any{}} {
 		var r emailReply
@@ -80,6 +81,7 @@ func TestEmailConfigDefaults(t *testing.T) {
 }
 
 func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e, ws := newKeyedEnv(t)
 	other := internalauth.Workspace(e.createWorkspace(nil).WorkspaceID)
@@ -151,6 +153,7 @@ func TestEmailConfigUpdateMergesAndMasks(t *testing.T) {
 }
 
 func TestEmailConfigInvalidArgument(t *testing.T) {
+	t.Parallel()
 	e, ws := newKeyedEnv(t)
 	tests := []struct {
 		name  string
@@ -181,6 +184,7 @@ func TestEmailConfigInvalidArgument(t *testing.T) {
 }
 
 func TestEmailConfigWithoutDataKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	ws := internalauth.Workspace(e.createWorkspace(nil).WorkspaceID)
 	if r := e.email(ws); !sameEmail(r, defaultEmail()) {

@@ -57,6 +57,7 @@ func (e *env) createEndpoint(ws string, data map[string]any) endpointReply {
 }
 
 func TestEndpointCRUD(t *testing.T) {
+	t.Parallel()
 	e, ws := hookEnv(t)
 
 	// Unset fields are explicit nulls.
@@ -151,6 +152,7 @@ func sameEndpoint(a, b endpointReply) bool {
 }
 
 func TestEndpointCreateInvalid(t *testing.T) {
+	t.Parallel()
 	e, ws := hookEnv(t)
 	e.createEndpoint(ws, map[string]any{"url": "https://hooks.example.com/a", "uid": "taken"})
 	url := "https://hooks.example.com/in"
@@ -208,6 +210,7 @@ func ids(eps []endpointReply) []string {
 }
 
 func TestEndpointListPages(t *testing.T) {
+	t.Parallel()
 	e, ws := hookEnv(t)
 	var all []string
 	for i := range 5 {
@@ -266,6 +269,7 @@ func TestEndpointListPages(t *testing.T) {
 var secretFormat = regexp.MustCompile(`^whsec_[A-Za-z0-9+/]{43}=$`)
 
 func TestEndpointSecret(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e, ws := hookEnv(t)
 	var bodies []string // every reply but secret/get's

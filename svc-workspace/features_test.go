@@ -59,6 +59,7 @@ func (e *env) settings(workspaceID string) map[string]bool {
 }
 
 func TestFeaturesAreEnabledUntilSwitchedOff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	if got := e.features(c.APIKey); !maps.Equal(got, allEnabled()) {
@@ -70,6 +71,7 @@ func TestFeaturesAreEnabledUntilSwitchedOff(t *testing.T) {
 }
 
 func TestUpdateFeatures(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	other := e.createWorkspace(nil)
@@ -106,6 +108,7 @@ func TestUpdateFeatures(t *testing.T) {
 }
 
 func TestFeaturesInvalidArgument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	tests := []struct {
@@ -141,6 +144,7 @@ func TestFeaturesInvalidArgument(t *testing.T) {
 }
 
 func TestFeaturesNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	off := map[string]any{"activityService": false}
 	tests := []struct {
@@ -166,6 +170,7 @@ func TestFeaturesNotFound(t *testing.T) {
 }
 
 func TestFeaturesWrongPrincipal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	update := map[string]any{"apiKey": c.APIKey, "features": map[string]any{"activityService": false}}
@@ -197,6 +202,7 @@ func TestFeaturesWrongPrincipal(t *testing.T) {
 // TestFeatureCheckerReadsTheSettingsRoute runs pkg/features' Checker against
 // this service: the two sides of the settings contract agree.
 func TestFeatureCheckerReadsTheSettingsRoute(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)

@@ -66,6 +66,7 @@ func (e *env) lookup(apiKey string) svcworkspace.CredentialLookupResponse {
 }
 
 func TestCreateThenLookup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	for _, body := range []any{nil, map[string]any{}, map[string]any{"name": "Acme"}} {
 		c := e.createWorkspace(body)
@@ -83,6 +84,7 @@ func TestCreateThenLookup(t *testing.T) {
 }
 
 func TestTokensAreStoredOnlyAsHashes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	n, err := e.DB.Collection("auth_tokens").CountDocuments(context.Background(), bson.M{"_id": c.AuthToken})
@@ -95,6 +97,7 @@ func TestTokensAreStoredOnlyAsHashes(t *testing.T) {
 }
 
 func TestCreateAndResetToken(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
@@ -130,6 +133,7 @@ func TestCreateAndResetToken(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	tests := []struct {
@@ -153,6 +157,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestWrongPrincipal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	c := e.createWorkspace(nil)
 	withKey := map[string]any{"apiKey": c.APIKey}
@@ -180,6 +185,7 @@ func TestWrongPrincipal(t *testing.T) {
 }
 
 func TestInvalidArgument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{})
 	tests := []struct {
 		name, principal, path string
@@ -212,6 +218,7 @@ func TestInvalidArgument(t *testing.T) {
 }
 
 func TestBootstrapIsIdempotent(t *testing.T) {
+	t.Parallel()
 	cfg := svcworkspace.Config{BootstrapAPIKey: "ak_bootstrap_key", BootstrapAuthToken: "at_bootstrap_token"}
 	e := newEnv(t, cfg)
 	first := e.lookup(cfg.BootstrapAPIKey)
@@ -238,6 +245,7 @@ func TestBootstrapIsIdempotent(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("s", 16)
 	tests := []struct {
 		name    string
@@ -287,6 +295,7 @@ func assertTombstone(t *testing.T, rdb *redis.Client, apiKey, after string) {
 }
 
 func TestConfigFromEnvironment(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var cfg svcworkspace.Config
 	if err := config.Defaults(ctx, &cfg); err != nil {

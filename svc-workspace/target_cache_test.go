@@ -21,6 +21,7 @@ import (
 // forget its cached targets, or events would go out for a whole TTL (a
 // minute here) after the switch was turned off.
 func TestSwitchChangeReachesThisReplicasDeliveryAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, svcworkspace.Config{
 		DataEncryptionKey: testDataKey, WebhookAllowPrivateTargets: true, EventStreams: []string{"events:activity"},
 		WebhookTargetCacheTTL: time.Minute,

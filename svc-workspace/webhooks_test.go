@@ -66,6 +66,7 @@ func (e *env) enableHooks(ws string) {
 }
 
 func TestWebhookConfigDefaultsAndFirstUpdate(t *testing.T) {
+	t.Parallel()
 	e, ws := newKeyedEnv(t)
 	var got hookConfig
 	e.OK(ws, hookConfigGet, nil, &got)
@@ -108,6 +109,7 @@ func TestWebhookConfigDefaultsAndFirstUpdate(t *testing.T) {
 }
 
 func TestWebhookConfigPublicKey(t *testing.T) {
+	t.Parallel()
 	e, ws := newKeyedEnv(t)
 	e.enableHooks(ws)
 	good := pkixKey(t, 2048)
@@ -159,6 +161,7 @@ func TestWebhookConfigPublicKey(t *testing.T) {
 // webhooks never enabled or disabled, every webhook operation is
 // FAILED_PRECONDITION.
 func TestWebhooksUnavailable(t *testing.T) {
+	t.Parallel()
 	e, ws := newKeyedEnv(t)
 	epID := "ep_unknown"
 	endpointOps := []struct {

@@ -46,7 +46,7 @@ func StartFerretDBWith(ctx context.Context, dir string, o FerretOptions) (uri st
 	if logger == nil {
 		logger = quietLogger()
 	}
-	logger = slog.New(dropFailedResponses{logger.Handler()})
+	logger = slog.New(dropFailedResponses{lazyAttrs{base: logger.Handler()}})
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener: ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Logger:   logger,

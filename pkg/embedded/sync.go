@@ -32,13 +32,19 @@ type FerretOptions struct {
 
 // pragmas is the query of FerretDB's SQLite URL that sets s. FerretDB
 // passes _pragma values through to every connection it opens and adds its
-// own (busy timeout, WAL) after them.
+// own (busy timeout, WAL) after them. temp_store(memory) keeps statement
+// journals in memory: FerretDB runs each insert or update command as one
+// statement in a transaction, whose journal (the pages it changed, kept
+// to undo the statement alone) otherwise spills to a temporary file,
+// written and thrown away on every larger command. Durability is the
+// WAL's, which it leaves alone.
 func (s Sync) pragmas() (string, error) {
+	const memoryJournals = "&_pragma=temp_store(memory)"
 	switch s {
 	case "", SyncNormal:
-		return "?_pragma=synchronous(normal)", nil
+		return "?_pragma=synchronous(normal)" + memoryJournals, nil
 	case SyncFull:
-		return "?_pragma=synchronous(full)", nil
+		return "?_pragma=synchronous(full)" + memoryJournals, nil
 	}
 	return "", fmt.Errorf("embedded: sync %q: want %q or %q", string(s), SyncNormal, SyncFull)
 }

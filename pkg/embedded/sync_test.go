@@ -12,9 +12,9 @@ import (
 
 func TestSyncPragmasRefuseUnknownValue(t *testing.T) {
 	for s, want := range map[Sync]string{
-		"":         "?_pragma=synchronous(normal)",
-		SyncNormal: "?_pragma=synchronous(normal)",
-		SyncFull:   "?_pragma=synchronous(full)",
+		"":         "?_pragma=synchronous(normal)&_pragma=temp_store(memory)",
+		SyncNormal: "?_pragma=synchronous(normal)&_pragma=temp_store(memory)",
+		SyncFull:   "?_pragma=synchronous(full)&_pragma=temp_store(memory)",
 	} {
 		got, err := s.pragmas()
 		if err != nil || got != want {

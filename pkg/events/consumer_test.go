@@ -49,6 +49,7 @@ func (r *recorder) handledEvents() []events.Event {
 }
 
 func TestPublishConsumeAck(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	p := events.NewPublisher(rdb, testenv.Mongo(t), "test", testLogger(t))
@@ -86,6 +87,7 @@ func TestPublishConsumeAck(t *testing.T) {
 }
 
 func TestFailedHandlerGetsTheEventAgain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	rec := newRecorder(func(_ events.Event, attempt int) bool { return attempt == 1 })
@@ -103,6 +105,7 @@ func TestFailedHandlerGetsTheEventAgain(t *testing.T) {
 }
 
 func TestPoisonEventIsGivenUpAfterMaxDeliveries(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	rec := newRecorder(func(events.Event, int) bool { return true })
@@ -123,6 +126,7 @@ func TestPoisonEventIsGivenUpAfterMaxDeliveries(t *testing.T) {
 }
 
 func TestConsumersOfOneGroupShareEvents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	// Each consumer's first call waits until the other has an event too.

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNew(t *testing.T) {
+	t.Parallel()
 	before := time.Now().UnixMilli()
 	e, err := events.New("activity.add", "activity", "ws_1", "org_1", "doc_1", map[string]any{"id": "a1"})
 	if err != nil {
@@ -43,6 +44,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, typ, source string
 		data              any
@@ -61,6 +63,7 @@ func TestNewRefuses(t *testing.T) {
 }
 
 func TestStream(t *testing.T) {
+	t.Parallel()
 	if got := events.Stream("activity"); got != "events:activity" {
 		t.Fatalf("Stream = %q", got)
 	}

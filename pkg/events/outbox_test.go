@@ -64,6 +64,7 @@ func publishN(t *testing.T, p *events.Publisher, n int) []string {
 }
 
 func TestOutboxKeepsEventsUntilEveryGroupAcknowledged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb, db := testenv.Redis(t), testenv.Mongo(t)
 	p := events.NewPublisher(rdb, db, "test", testLogger(t))
@@ -106,6 +107,7 @@ func TestOutboxKeepsEventsUntilEveryGroupAcknowledged(t *testing.T) {
 // group had not processed must be appended again to the next Redis, an
 // event every group processed must not.
 func TestEventsOutliveAnInProcessRedis(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := testenv.Mongo(t)
 	first, kill := inProcessRedis(t)
@@ -155,6 +157,7 @@ func runUntil(t *testing.T, c *events.Consumer) (stop func()) {
 // a group has not acknowledged must stay however many of its batch-mates
 // were acknowledged, and the batch goes once all are.
 func TestOutboxKeepsABatchUntilItsLastEventIsAcknowledged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb, db := testenv.Redis(t), testenv.Mongo(t)
 	if err := rdb.XGroupCreateMkStream(ctx, "events:test", "g", "0").Err(); err != nil {

@@ -58,6 +58,7 @@ func outboxIDs(t *testing.T, db *mongo.Database) []string {
 }
 
 func TestPublishAppendsToTheSourceStream(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb, db := testenv.Redis(t), testenv.Mongo(t)
 	p := events.NewPublisher(rdb, db, "test", testLogger(t))
@@ -78,6 +79,7 @@ func TestPublishAppendsToTheSourceStream(t *testing.T) {
 }
 
 func TestPublishRefusesEventsWithoutID(t *testing.T) {
+	t.Parallel()
 	rdb := testenv.Redis(t)
 	p := events.NewPublisher(rdb, nil, "test", testLogger(t))
 	if err := p.Publish(context.Background(), events.Event{Type: "activity.add"}); err == nil {
@@ -89,6 +91,7 @@ func TestPublishRefusesEventsWithoutID(t *testing.T) {
 }
 
 func TestPublishTrimsTheStream(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb := testenv.Redis(t)
 	p := events.NewPublisher(rdb, nil, "test", testLogger(t)).WithOptions(events.PublisherOptions{MaxLen: 10})
@@ -110,6 +113,7 @@ func TestPublishTrimsTheStream(t *testing.T) {
 }
 
 func TestRedisDownKeepsEventsInTheOutboxUntilRelayed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	rdb, db := testenv.Redis(t), testenv.Mongo(t)
 	down := events.NewPublisher(deadRedis(t), db, "test", testLogger(t))
@@ -153,6 +157,7 @@ func TestRedisDownKeepsEventsInTheOutboxUntilRelayed(t *testing.T) {
 }
 
 func TestPublishFailsWhenRedisAndOutboxFail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// A database nobody serves: the driver connects lazily and the insert
 	// fails once server selection times out.

@@ -124,7 +124,8 @@ func sendUntil(ctx context.Context, addr string, req []byte) (n, fails int, err 
 // runs from the actual send; when the worker is still waiting for an
 // earlier answer at the scheduled time, from the scheduled time, so a slow
 // answer is charged to every request it delays (no coordinated omission).
-func constantRate(ctx context.Context, addr string, req []byte, rate int, d time.Duration, workers int) ([]time.Duration, int, error) {
+func constantRate(ctx context.Context, conns []*rawConn, req []byte, rate int, d time.Duration) ([]time.Duration, int, error) {
+	workers := len(conns)
 	interval := time.Second / time.Duration(rate)
 	start := time.Now().Add(50 * time.Millisecond)
 	end := start.Add(d)
@@ -135,11 +136,11 @@ func constantRate(ctx context.Context, addr string, req []byte, rate int, d time
 		first error
 		wg    sync.WaitGroup
 	)
-	for k := range workers {
+	for k, rc := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, f, err := sendOnSchedule(ctx, addr, req, start.Add(time.Duration(k)*interval), end, time.Duration(workers)*interval)
+			l, f, err := sendOnSchedule(ctx, rc, req, start.Add(time.Duration(k)*interval), end, time.Duration(workers)*interval)
 			mu.Lock()
 			lat, fails = append(lat, l...), fails+f
 			if first == nil {
@@ -152,12 +153,7 @@ func constantRate(ctx context.Context, addr string, req []byte, rate int, d time
 	return lat, fails, first
 }
 
-func sendOnSchedule(ctx context.Context, addr string, req []byte, due, end time.Time, every time.Duration) ([]time.Duration, int, error) {
-	rc, err := dialRaw(addr)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rc.close()
+func sendOnSchedule(ctx context.Context, rc *rawConn, req []byte, due, end time.Time, every time.Duration) ([]time.Duration, int, error) {
 	lat := make([]time.Duration, 0, int(end.Sub(due)/every)+1)
 	fails := 0
 	for ; due.Before(end) && ctx.Err() == nil; due = due.Add(every) {

@@ -37,6 +37,8 @@ type options struct {
 	targets     []string
 	profileDir  string
 	proxyCores  int
+	latencyOnly bool
+	latencyRT   bool
 }
 
 func (o options) wants(name string) bool { return slices.Contains(o.targets, name) }
@@ -62,6 +64,8 @@ func main() {
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
 	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
+	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
+	flag.BoolVar(&o.latencyOnly, "latency-only", false, "only the fixed-rate latency runs (no throughput runs)")
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) to this directory")
 	flag.Parse()
 

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -31,12 +32,13 @@ func perRequest(cpu time.Duration, t *throughput) float64 {
 	return float64(cpu.Microseconds()) / float64(t.requests)
 }
 
-func (l *latency) pct(q float64) time.Duration {
-	if l == nil || len(l.samples) == 0 {
+// upstreamPerRequest is t's upstream CPU µs per request, 0 for no run
+// (a run without -targets direct has no direct row).
+func upstreamPerRequest(t *throughput) float64 {
+	if t == nil {
 		return 0
 	}
-	slices.Sort(l.samples)
-	return l.samples[int(q*float64(len(l.samples)-1))]
+	return perRequest(t.upstreamCPU, t)
 }
 
 func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat map[string]*latency, exports int64, useWrk bool) {
@@ -51,6 +53,15 @@ func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat ma
 	}
 	fmt.Fprintf(w, "tracing on: OTEL_TRACES_SAMPLER=parentbased_traceidratio, ratio %g, OTLP export (%d batches received)\n\n", o.sampleRatio, exports)
 
+	if !o.latencyOnly {
+		throughputTable(w, o, ts, tp)
+	}
+	latencyTable(w, o, ts, lat)
+	fmt.Fprintln(w)
+	goals(w, o, tp, lat)
+}
+
+func throughputTable(w io.Writer, o options, ts []*target, tp map[key]*throughput) {
 	fmt.Fprintln(w, "| connections | path | requests/s | × direct | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	for _, conc := range o.concs {
@@ -63,19 +74,40 @@ func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat ma
 			}
 			fmt.Fprintf(w, "| %d | %s | %.0f | %s | %s | %.1f | %s | %d |\n", conc, t.name, r.rps(),
 				ratio(r.rps(), direct.rps()), proxy, perRequest(r.upstreamCPU, r),
-				ratio(perRequest(r.upstreamCPU, r), perRequest(direct.upstreamCPU, direct)), r.failures)
+				ratio(upstreamPerRequest(r), upstreamPerRequest(direct)), r.failures)
 		}
 	}
+}
 
-	fmt.Fprintf(w, "\n| path | p50 at %d req/s | p99 | added p50 | added p99 | failures |\n|---|---|---|---|---|---|\n", o.rate)
+// latencyTable: each figure is the median over the rounds of the round's
+// own, an added one of the path's minus direct's in the same round.
+func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency) {
+	sched := "normal scheduling"
+	if o.latencyRT {
+		sched = "load generator, upstream and proxies in SCHED_RR"
+	}
+	fmt.Fprintf(w, "\nOpen loop at %d req/s, %d warm connections, paths taken in turn for %s at a time, %s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round)\n\n",
+		o.rate, latencyWorkers, latencyPiece, sched, o.rounds)
+	fmt.Fprintln(w, "| path | p50 | p99 | p99 per round | added p50 | added p99 | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |\n|---|---|---|---|---|---|---|---|---|---|")
 	direct := lat["direct"]
+	var directUp *throughput
+	if direct != nil {
+		directUp = &direct.cpu
+	}
 	for _, t := range ts {
 		l := lat[t.name]
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d |\n", t.name, us(l.pct(0.5)), us(l.pct(0.99)),
-			us(l.pct(0.5)-direct.pct(0.5)), us(l.pct(0.99)-direct.pct(0.99)), l.failures)
+		var rounds []string
+		for _, d := range l.perRound(0.99) {
+			rounds = append(rounds, strconv.FormatInt(d.Microseconds(), 10))
+		}
+		proxy := "–"
+		if t.proxy != nil {
+			proxy = fmt.Sprintf("%.1f", perRequest(l.cpu.proxyCPU, &l.cpu))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s µs | %s | %s | %s | %.1f | %s | %d |\n", t.name, us(l.pct(0.5)), us(l.pct(0.99)),
+			strings.Join(rounds, ", "), us(l.added(direct, 0.5)), us(l.added(direct, 0.99)), proxy,
+			upstreamPerRequest(&l.cpu), ratio(upstreamPerRequest(&l.cpu), upstreamPerRequest(directUp)), l.failures)
 	}
-	fmt.Fprintln(w)
-	goals(w, o, tp, lat)
 }
 
 // goals prints each goal of the gateway against this run's figures.
@@ -101,7 +133,7 @@ func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*laten
 		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s)\n", u, goalUpstream, check(u <= goalUpstream))
 	}
 	if d, g := lat["direct"], lat["gateway"]; d != nil && g != nil {
-		added := g.pct(0.99) - d.pct(0.99)
+		added := g.added(d, 0.99)
 		fmt.Fprintf(w, "gateway adds %s at p99 at %d req/s (goal ≤ %s: %s)\n", us(added), o.rate, us(goalAddedP99), check(added <= goalAddedP99))
 	}
 }

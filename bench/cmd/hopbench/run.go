@@ -29,16 +29,6 @@ func (t *throughput) add(o throughput) {
 	t.upstreamCPU += o.upstreamCPU
 }
 
-// latency gathers the fixed-rate samples of one path.
-type latency struct {
-	samples  []time.Duration
-	failures int
-}
-
-// latencyWorkers is how many connections carry the fixed-rate load: each
-// sends every workers/rate (16 ms at 2000/s), far longer than an answer.
-const latencyWorkers = 32
-
 func run(ctx context.Context, o options) error {
 	dir, err := os.MkdirTemp("", "hopbench")
 	if err != nil {
@@ -71,6 +61,9 @@ func run(ctx context.Context, o options) error {
 	for round := range o.rounds {
 		order := slices.Concat(ts[round%len(ts):], ts[:round%len(ts)])
 		for _, conc := range o.concs {
+			if o.latencyOnly {
+				break
+			}
 			for _, t := range order {
 				if round == 0 && conc == maxConc && t.name == "gateway" && o.profileDir != "" {
 					go profileBoth(s, o)
@@ -85,16 +78,8 @@ func run(ctx context.Context, o options) error {
 				tp[key{t.name, conc}].add(r)
 			}
 		}
-		for _, t := range order {
-			samples, fails, err := constantRate(ctx, t.addr, buildRequest(t.addr, t.headers()), o.rate, o.slice, latencyWorkers)
-			if err != nil {
-				return fmt.Errorf("%s at %d/s: %w", t.name, o.rate, err)
-			}
-			if lat[t.name] == nil {
-				lat[t.name] = &latency{}
-			}
-			lat[t.name].samples = append(lat[t.name].samples, samples...)
-			lat[t.name].failures += fails
+		if err := measureLatency(ctx, o, s, order, lat); err != nil {
+			return err
 		}
 		fmt.Fprintf(os.Stderr, "hopbench: round %d of %d done\n", round+1, o.rounds)
 	}

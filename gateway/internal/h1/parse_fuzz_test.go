@@ -40,10 +40,14 @@ func FuzzParseHead(f *testing.F) {
 		if !parseFast(bare, string(head), new([]string), &only, true) || len(bare.Header) != 0 || !reflect.DeepEqual(only, fields) {
 			t.Fatalf("listing only differs for %q: header %v, fields %v, want %v", head, bare.Header, only, fields)
 		}
-		// The listed fields are the header map's, in the head's order.
+		// The listed fields are the header map's, in the head's order, and
+		// plain: a proxy may write them without Append's sanitising.
 		listed := http.Header{}
 		for _, f := range fields {
 			listed[f.Name] = append(listed[f.Name], f.Value)
+			if p, a := httpfield.AppendPlain(nil, f.Name, f.Value), httpfield.Append(nil, f.Name, f.Value); string(p) != string(a) {
+				t.Fatalf("listed field %q of %q is not plain: %q, sanitised %q", f.Name, head, p, a)
+			}
 		}
 		if !reflect.DeepEqual(listed, fast.Header) {
 			t.Fatalf("listed fields differ from the header map for %q:\nlisted %v\nmap    %v", head, listed, fast.Header)

@@ -58,7 +58,8 @@ var _ interface{ WriteHeaderRaw(int, RawHead) } = (*response)(nil)
 var _ http.ResponseWriter = (*response)(nil)
 
 // RequestFields returns the request's header fields in the order the
-// client sent them, exactly those of r.Header as the server parsed it, for
+// client sent them, exactly those of r.Header as the server parsed it
+// (values trimmed of blanks, visible ASCII, spaces and tabs only), for
 // a proxy writing them on without iterating the map (most requests). ok is
 // false when the head took net/http's parser: then only r.Header has them.
 // The slice is the connection's, valid until the handler returns; changes

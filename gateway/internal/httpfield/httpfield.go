@@ -31,6 +31,16 @@ func Append(b []byte, k, v string) []byte {
 	return append(b, "\r\n"...)
 }
 
+// AppendPlain is Append for a value already in the form Append writes:
+// no CR or LF, nothing to trim (the values h1's fast parser lists, request
+// ids the gateway accepted or made). It skips Append's searches.
+func AppendPlain(b []byte, k, v string) []byte {
+	b = append(b, k...)
+	b = append(b, ": "...)
+	b = append(b, v...)
+	return append(b, "\r\n"...)
+}
+
 // AppendValid writes every field of h whose name is valid (http.Server
 // drops the others).
 func AppendValid(b []byte, h http.Header) []byte {
@@ -85,27 +95,42 @@ func HasToken(vv []string, tok string) bool {
 // IsCanonical reports whether k is letters, digits and hyphens in
 // textproto's canonical form ("Content-Type"), so canonicalising it would
 // return it unchanged: a scan is cheaper than a lookup.
+// It walks canonicalNext: a lookup per byte instead of a chain of range
+// tests.
 func IsCanonical(k string) bool {
-	upper := true
+	s := wordStart
 	for i := 0; i < len(k); i++ {
-		c := k[i]
-		switch {
-		case 'a' <= c && c <= 'z':
-			if upper {
-				return false
-			}
-		case 'A' <= c && c <= 'Z':
-			if !upper {
-				return false
-			}
-		case '0' <= c && c <= '9' || c == '-':
-		default:
+		s = canonicalNext[s&3][k[i]]
+		if s == notCanonical {
 			return false
 		}
-		upper = c == '-'
 	}
 	return k != ""
 }
+
+// States of IsCanonical's scan.
+const (
+	notCanonical uint8 = iota
+	wordStart          // at the name's start or after a '-': a capital is due
+	inWord             // after a letter or digit: lower case
+)
+
+// canonicalNext[s][c] is the state after byte c in state s.
+var canonicalNext = func() (t [4][256]uint8) {
+	for c := range 256 {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			t[wordStart][c] = inWord
+		case 'a' <= c && c <= 'z':
+			t[inWord][c] = inWord
+		case '0' <= c && c <= '9':
+			t[wordStart][c], t[inWord][c] = inWord, inWord
+		case c == '-':
+			t[wordStart][c], t[inWord][c] = wordStart, wordStart
+		}
+	}
+	return t
+}()
 
 // Field is one header field of a request: its canonical name and its
 // value trimmed of blanks, as they are in net/http's header map.

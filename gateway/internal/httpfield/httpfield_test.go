@@ -75,4 +75,22 @@ func TestIsCanonicalAgreesWithTextproto(t *testing.T) {
 			t.Errorf("IsCanonical(%q) = %v, want %v", k, got, want)
 		}
 	}
+	// Every name of up to three bytes from a mix of each class.
+	const alphabet = "AZaz09-_ \xff"
+	var names []string
+	for _, a := range alphabet {
+		names = append(names, string(a))
+		for _, b := range alphabet {
+			names = append(names, string(a)+string(b))
+			for _, c := range alphabet {
+				names = append(names, string(a)+string(b)+string(c))
+			}
+		}
+	}
+	for _, k := range names {
+		plain := strings.Trim(k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == ""
+		if got, want := IsCanonical(k), plain && textproto.CanonicalMIMEHeaderKey(k) == k; got != want {
+			t.Errorf("IsCanonical(%q) = %v, want %v", k, got, want)
+		}
+	}
 }

@@ -90,7 +90,6 @@ func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 			k := WorkspaceEditor{batch[i].Workspace, batch[i].Editor}
 			s.editors.wrote(k, entries[j].At)
 			s.editors.appendedEntry(k, entries[j].LogEntry)
-			s.appended.add(k, entries[j].Seq)
 			if s.editors.appended(k, int64(len(batch[i].Update)), s.settings) {
 				s.compactLater(k.Workspace, k.Editor)
 			}

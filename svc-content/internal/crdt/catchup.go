@@ -3,7 +3,6 @@ package crdt
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
@@ -68,14 +67,14 @@ func (s *Service) CatchUp(ctx context.Context, ws string, ed Editor, since Mark)
 	k := WorkspaceEditor{ws, ed}
 	if since.Version == 0 || s.now().Sub(since.At) >= hintTrust {
 		update, m, err := s.LoadMarked(ctx, ws, ed)
-		s.appended.heldThrough(k, m.LogSeq)
+		s.editors.heldThrough(k, m.LogSeq)
 		return update, m, err
 	}
-	missing, err := s.store.FindMissing(ctx, ws, ed, since, func(seq int64) bool { return s.appended.has(k, seq) })
+	missing, err := s.store.FindMissing(ctx, ws, ed, since, func(seq int64) bool { return s.editors.appendedSeq(k, seq) })
 	if err != nil {
 		return nil, since, err
 	}
-	s.appended.heldThrough(k, missing.Mark.LogSeq)
+	s.editors.heldThrough(k, missing.Mark.LogSeq)
 	var parts [][]byte
 	if missing.State != nil {
 		parts = append(parts, missing.State.Update)
@@ -101,69 +100,4 @@ type Missing struct {
 	State *State
 	Log   []LogEntry
 	Mark  Mark
-}
-
-// appendedSeqs remembers, per editor, the log sequences this replica
-// appended that a catch-up has not passed yet: a catch-up does not read
-// them back. Forgetting one only costs a read.
-type appendedSeqs struct {
-	mu sync.Mutex
-	m  map[WorkspaceEditor][]seqRun
-}
-
-// seqRun is the sequences from through to.
-type seqRun struct{ from, to int64 }
-
-// maxSeqRuns bounds the runs kept per editor (the oldest go first).
-const maxSeqRuns = 64
-
-func (a *appendedSeqs) add(k WorkspaceEditor, seq int64) {
-	if seq <= 0 {
-		return
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.m == nil || len(a.m) >= maxCachedEditors {
-		a.m = map[WorkspaceEditor][]seqRun{}
-	}
-	runs := a.m[k]
-	if n := len(runs); n > 0 && runs[n-1].to+1 == seq {
-		runs[n-1].to = seq
-	} else {
-		runs = append(runs, seqRun{seq, seq})
-	}
-	if len(runs) > maxSeqRuns {
-		runs = runs[1:]
-	}
-	a.m[k] = runs
-}
-
-func (a *appendedSeqs) has(k WorkspaceEditor, seq int64) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, r := range a.m[k] {
-		if r.from <= seq && seq <= r.to {
-			return true
-		}
-	}
-	return false
-}
-
-// heldThrough forgets k's sequences up to seq (a catch-up passed them).
-func (a *appendedSeqs) heldThrough(k WorkspaceEditor, seq int64) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	runs := a.m[k]
-	kept := runs[:0]
-	for _, r := range runs {
-		if r.to > seq {
-			r.from = max(r.from, seq+1)
-			kept = append(kept, r)
-		}
-	}
-	if len(kept) == 0 {
-		delete(a.m, k)
-	} else {
-		a.m[k] = kept
-	}
 }

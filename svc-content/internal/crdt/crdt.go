@@ -190,10 +190,8 @@ type Service struct {
 	now      func() time.Time
 	onWrite  WriteHook
 	settings Settings
-	editors  *editorCache
-	// appended are the log sequences this replica appended that a
-	// catch-up has not passed (catchup.go).
-	appended *appendedSeqs
+	// editors are what this replica remembers per editor (editors.go).
+	editors *editorCache
 	// compactions are the background compactions in flight; compactSlots
 	// bounds how many of them run at once.
 	compactions  sync.WaitGroup
@@ -215,7 +213,7 @@ func NewService(db *mongo.Database, pub Publisher, settings Settings) *Service {
 }
 
 func newService(store Store, pub Publisher, now func() time.Time, settings Settings) *Service {
-	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache(), appended: &appendedSeqs{},
+	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache(),
 		compactSlots: make(chan struct{}, maxConcurrentCompactions)}
 }
 

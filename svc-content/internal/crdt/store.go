@@ -85,26 +85,6 @@ type stateDoc struct {
 	LogFrom int64 `bson:"logFrom,omitempty"`
 }
 
-func (s *mongoStore) EnsureIndexes(ctx context.Context) error {
-	err := mongodb.EnsureIndexes(ctx, s.states, mongo.IndexModel{
-		Keys: bson.D{
-			{Key: "workspaceId", Value: 1}, {Key: "organizationId", Value: 1}, {Key: "documentId", Value: 1},
-			{Key: "editorId", Value: 1}, {Key: "version", Value: 1},
-		},
-		Options: options.Index().SetUnique(true).SetName("editor_version_unique"),
-	})
-	if err != nil {
-		return err
-	}
-	return mongodb.EnsureIndexes(ctx, s.log, mongo.IndexModel{
-		Keys: bson.D{
-			{Key: "workspaceId", Value: 1}, {Key: "organizationId", Value: 1}, {Key: "documentId", Value: 1},
-			{Key: "editorId", Value: 1},
-		},
-		Options: options.Index().SetName("editor"),
-	})
-}
-
 func documentFilter(ws, org, doc string) bson.D {
 	return bson.D{{Key: "workspaceId", Value: ws}, {Key: "organizationId", Value: org}, {Key: "documentId", Value: doc}}
 }

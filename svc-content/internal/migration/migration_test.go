@@ -11,6 +11,7 @@ import (
 )
 
 func TestHappyPath(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	svc := h.service()
 	id := h.start(svc)
@@ -66,6 +67,7 @@ func TestHappyPath(t *testing.T) {
 }
 
 func TestStepFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		fail       func(n int) error
@@ -123,6 +125,7 @@ func TestStepFailures(t *testing.T) {
 }
 
 func TestTransientFailureRecovers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// Fails the first attempt (both tries), then works.
 	h.notify.fail = func(n int) error {
@@ -145,6 +148,7 @@ func TestTransientFailureRecovers(t *testing.T) {
 }
 
 func TestRetryAfterFailureFinishesTheMove(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	failing := true
 	h.activity.fail = func(int) error {
@@ -179,6 +183,7 @@ func TestRetryAfterFailureFinishesTheMove(t *testing.T) {
 }
 
 func TestStartRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	req := StartRequest{WorkspaceID: testWS, OrganizationID: testOrg, DocumentID: "doc-a", NewDocumentID: "doc-b"}
 	tests := []struct {
@@ -221,6 +226,7 @@ func TestStartRefusals(t *testing.T) {
 }
 
 func TestStatusIsScopedToWorkspaceAndOrganization(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	svc := h.service()
 	id := h.start(svc)

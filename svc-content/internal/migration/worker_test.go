@@ -14,6 +14,7 @@ import (
 // and completes; no step moves data twice and finished steps are not
 // called again.
 func TestMigrationKilledAndResumed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.activity.blockFirst = true
 	svcA := h.service()
@@ -70,6 +71,7 @@ func TestMigrationKilledAndResumed(t *testing.T) {
 // Two replicas start at the same moment with the same pending migrations:
 // each step of each migration runs once, never two at a time.
 func TestRacingWorkers(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const n = 3
 	for _, f := range h.fakes() {
@@ -125,6 +127,7 @@ func TestRacingWorkers(t *testing.T) {
 // A step that runs much longer than the lease keeps it through the
 // heartbeat: a second worker polling all along never takes over.
 func TestLongStepKeepsTheLease(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	opts := fastOptions()
 	opts.Lease = time.Second
@@ -148,6 +151,7 @@ func TestLongStepKeepsTheLease(t *testing.T) {
 // The claim chain gives each generation to exactly one worker, even when
 // many try at once.
 func TestClaimIsExclusive(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	svc := h.service()
 	id := h.start(svc)
@@ -177,6 +181,7 @@ func TestClaimIsExclusive(t *testing.T) {
 }
 
 func TestRenewAfterExpiryFails(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	svc := h.service()
 	id := h.start(svc)

@@ -40,8 +40,13 @@ func rawClient(t *testing.T, wsBase, room, token string, rcvBuf int) *websocket.
 // A client that stops reading is disconnected once its send queue is over
 // its bound; it is never buffered without bound, and the document's other
 // clients go on.
+//
+// Not parallel: its control client must keep up with 20 updates of 32 KiB
+// within the send-queue bound, and beside this package's other tests (TipTap
+// in node, the replicas) on a loaded 2-core machine it fell behind and was
+// disconnected too (3 of 6 runs of the whole suite on 2026-11-26, with -parallel
+// 2 and 4).
 func TestSlowClientIsDisconnected(t *testing.T) {
-	t.Parallel()
 	srv := startServer(t, nil, nil, Settings{SendQueueBytes: 1 << 20, WriteTimeout: 2 * time.Second})
 	slow := rawClient(t, srv.wsBase, "org1/slow/ed1", "viewer:sam", 4096)
 	_ = slow // joined, never reads

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
@@ -14,16 +15,19 @@ import (
 // (one store round-trip for all documents), then acknowledges and fans
 // out what was stored. While a batch is being written the next one
 // gathers, so the busier the replica the larger (and cheaper per update)
-// its writes. Nothing is acknowledged or fanned out before it is stored
-// (relaying to the members of the same replica does not wait: see
-// receiveUpdate).
+// its writes; an idle committer gathers for Settings.CommitGather after
+// the first room is queued, as a store write costs far more than the
+// update it carries (see gather). Nothing is acknowledged or fanned out
+// before it is stored (relaying to the members of the same replica does
+// not wait: see receiveUpdate).
 type committer struct {
 	hub  *Hub
 	wake chan struct{} // one token: rooms are queued
 
 	mu       sync.Mutex
 	queued   []*room
-	inflight int // batches taken and not yet released
+	since    time.Time // when the first of queued was queued
+	inflight int       // batches taken and not yet released
 }
 
 func newCommitter(h *Hub) *committer {
@@ -40,6 +44,9 @@ type storedBatch struct {
 // room is queued once however many updates it gathers).
 func (c *committer) enqueue(r *room) {
 	c.mu.Lock()
+	if len(c.queued) == 0 {
+		c.since = time.Now()
+	}
 	c.queued = append(c.queued, r)
 	c.mu.Unlock()
 	select {
@@ -68,8 +75,34 @@ func (c *committer) run(ctx context.Context) {
 			return
 		case <-c.wake:
 		}
-		for c.commitQueued(stored) {
+		for {
+			c.gather(ctx)
+			if !c.commitQueued(stored) {
+				break
+			}
 		}
+	}
+}
+
+// gather waits until the first queued room has waited CommitGather, so
+// the updates that arrive meanwhile share its store write: on a quiet
+// replica every update would otherwise be a write of its own, each
+// costing the store (a transaction, a commit) and Redis (a publish) more
+// than the update. A committer kept busy by a write finds its queue
+// older than that and does not wait.
+func (c *committer) gather(ctx context.Context) {
+	c.mu.Lock()
+	wait := c.hub.settings.CommitGather - time.Since(c.since)
+	empty := len(c.queued) == 0
+	c.mu.Unlock()
+	if empty || wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done(): // Close drains the queue before it cancels: a failure path
 	}
 }
 

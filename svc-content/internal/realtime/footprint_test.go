@@ -1,12 +1,9 @@
 package realtime
 
 import (
-	"bufio"
 	"fmt"
 	"net"
-	"net/http"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -75,23 +72,7 @@ func footprint() int64 {
 // socket: no reader, no library state on the client side.
 func bareClient(t testing.TB, wsBase, room string) net.Conn {
 	t.Helper()
-	addr := strings.TrimPrefix(wsBase, "ws://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	req := "GET /v2/crdt/sync/" + room + "?token=editor:ada HTTP/1.1\r\nHost: " + addr +
-		"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
-		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-	if _, err := c.Write([]byte(req)); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(bufio.NewReaderSize(c, 256), nil)
-	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
-		t.Fatalf("upgrade: %v %v", resp, err)
-	}
-	return c
+	return bareUpgrade(t, wsBase, "/v2/crdt/sync/"+room+"?token=editor:ada")
 }
 
 // writeMaskedFrame writes msg as one masked binary frame (mask key zero,

@@ -26,11 +26,17 @@ type hpSocket struct {
 	c   *conn
 	ctx context.Context
 
-	mu            sync.Mutex
-	docs          map[string]*hpDoc // by address
+	mu sync.Mutex
+	// docs are the socket's documents: a slice, not a map by address, as a
+	// socket nearly always carries one (a map cost some 200 bytes more per
+	// connection) and at most hpMaxDocsInSocket.
+	docs          []*hpDoc
 	queuedMsgs    int
 	queuedBytes   int
 	authenticated bool
+	// authTimer closes the socket if no document is authenticated in time;
+	// dropped once one is.
+	authTimer *time.Timer
 }
 
 // hpDoc is one document address on the socket: queued messages until its
@@ -60,14 +66,18 @@ func (h *Hub) ServeHocuspocus(w http.ResponseWriter, req *http.Request) {
 }
 
 func (h *Hub) serveHP(c *conn) {
-	s := &hpSocket{hub: h, c: c, ctx: h.ctx, docs: map[string]*hpDoc{}}
-	timer := time.AfterFunc(h.settings.AuthTimeout, s.expireUnauthenticated)
+	s := &hpSocket{hub: h, c: c, ctx: h.ctx}
+	s.mu.Lock()
+	s.authTimer = time.AfterFunc(h.settings.AuthTimeout, s.expireUnauthenticated)
+	s.mu.Unlock()
 	c.serveReads(func(msg []byte) {
 		if code, reason := s.receive(msg); code != 0 {
 			c.closeNow(code, reason)
 		}
 	}, func() {
-		timer.Stop()
+		s.mu.Lock()
+		s.stopAuthTimerLocked()
+		s.mu.Unlock()
 		s.endAll()
 		c.finished()
 		h.untrack(c)
@@ -99,39 +109,6 @@ func (s *hpSocket) receive(msg []byte) (int, string) {
 		return 0, ""
 	}
 	return s.enqueue(d, msg)
-}
-
-// doc returns the document at addr, adding it while the bounds allow.
-func (s *hpSocket) doc(addr string) (*hpDoc, int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if d, ok := s.docs[addr]; ok {
-		return d, 0, ""
-	}
-	pending := 0
-	for _, d := range s.docs {
-		if d.m == nil {
-			pending++
-		}
-	}
-	if pending >= hpMaxPendingDocs || len(s.docs) >= hpMaxDocsInSocket {
-		return nil, ClosePolicy, "too many documents on one connection"
-	}
-	d := &hpDoc{addr: addr}
-	s.docs[addr] = d
-	return d, 0, ""
-}
-
-func (s *hpSocket) enqueue(d *hpDoc, msg []byte) (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.queuedMsgs+1 > hpMaxQueuedMsgs || s.queuedBytes+len(msg) > hpMaxQueuedBytes {
-		return ClosePolicy, "too much sent before authentication"
-	}
-	s.queuedMsgs++
-	s.queuedBytes += len(msg)
-	d.queue = append(d.queue, msg)
-	return 0, ""
 }
 
 // authenticate decides the document's token; on success the queued
@@ -169,6 +146,7 @@ func (s *hpSocket) authenticate(d *hpDoc, token string) {
 		s.queuedBytes -= len(q)
 	}
 	s.authenticated = true
+	s.stopAuthTimerLocked()
 	s.mu.Unlock()
 	for _, q := range queue {
 		if hm, err := readHPMessage(q); err == nil {
@@ -185,7 +163,9 @@ func (s *hpSocket) authenticate(d *hpDoc, token string) {
 func (s *hpSocket) refuse(d *hpDoc, reason string) {
 	s.c.send(hpFramer{addr: d.addr}.denied(reason))
 	s.mu.Lock()
-	delete(s.docs, d.addr)
+	if i := s.find(d.addr); i >= 0 && s.docs[i] == d {
+		s.removeLocked(i)
+	}
 	s.queuedMsgs -= len(d.queue)
 	for _, q := range d.queue {
 		s.queuedBytes -= len(q)
@@ -261,9 +241,12 @@ func (s *hpSocket) tokenSync(m *member, hm hpMessage) {
 func (s *hpSocket) onEnd(m *member, code int, reason string) {
 	f := m.framer.(hpFramer)
 	s.mu.Lock()
-	d := s.docs[f.addr]
-	if d != nil && d.m == m {
-		delete(s.docs, f.addr)
+	var d *hpDoc
+	if i := s.find(f.addr); i >= 0 {
+		d = s.docs[i]
+		if d.m == m {
+			s.removeLocked(i)
+		}
 	}
 	s.mu.Unlock()
 	s.hub.sessions.remove(m)

@@ -40,6 +40,12 @@ type Settings struct {
 	// RoomLinger keeps an empty room loaded for this long, so a client
 	// that reconnects finds it warm.
 	RoomLinger time.Duration
+	// CommitGather is how long an idle group commit waits after the
+	// first update arrives, so the updates of the next moments share its
+	// store write: it delays acknowledgements (and the fan-out to other
+	// replicas) on a quiet replica by at most this, and relays to the
+	// clients of the same replica not at all.
+	CommitGather time.Duration
 }
 
 // Defaults.
@@ -55,6 +61,7 @@ const (
 	DefaultEventDebounce   = 5 * time.Second
 	DefaultRoomLinger      = 10 * time.Second
 	DefaultAuthTimeout     = 30 * time.Second
+	DefaultCommitGather    = 5 * time.Millisecond
 )
 
 // WithDefaults fills the zero fields.
@@ -82,6 +89,7 @@ func (s Settings) WithDefaults() Settings {
 	def(&s.EventDebounce, DefaultEventDebounce)
 	def(&s.RoomLinger, DefaultRoomLinger)
 	def(&s.AuthTimeout, DefaultAuthTimeout)
+	def(&s.CommitGather, DefaultCommitGather)
 	return s
 }
 
@@ -91,7 +99,7 @@ func (s Settings) Validate() error {
 	if s.MaxMessageBytes < 0 || s.SendQueueBytes < 0 || s.MaxPerWorkspace < 0 || s.MaxPerDocument < 0 {
 		errs = append(errs, errors.New("realtime limits must not be negative"))
 	}
-	for _, d := range []time.Duration{s.WriteTimeout, s.PingInterval, s.AccessRecheck, s.CatchUpInterval, s.EventDebounce, s.RoomLinger, s.AuthTimeout} {
+	for _, d := range []time.Duration{s.WriteTimeout, s.PingInterval, s.AccessRecheck, s.CatchUpInterval, s.EventDebounce, s.RoomLinger, s.AuthTimeout, s.CommitGather} {
 		if d < 0 {
 			errs = append(errs, errors.New("realtime durations must not be negative"))
 			break
