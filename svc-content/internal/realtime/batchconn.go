@@ -3,9 +3,12 @@ package realtime
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"net"
 	"net/http"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -46,12 +49,53 @@ func (b *batchConn) Write(p []byte) (int, error) {
 func (b *batchConn) gatherFrame(payload []byte) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.appendFrameLocked(payload)
+}
+
+func (b *batchConn) appendFrameLocked(payload []byte) int {
 	if b.buf == nil {
 		b.buf = batchBufs.Get().(*[]byte)
 	}
 	*b.buf = appendFrameHeader(*b.buf, len(payload))
 	*b.buf = append(*b.buf, payload...)
 	return len(*b.buf)
+}
+
+// writeNow writes a binary data frame of payload with one non-blocking
+// system call from the calling goroutine (a relay, under its room's
+// lock): a delivery then waits for no writer goroutine to be scheduled.
+// all: the socket took the whole frame. Otherwise, when taken, the rest
+// waits gathered for the writer goroutine's flush (which reports any
+// error); not taken: another write holds the socket, and the room must
+// not wait for it.
+func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte, timeout time.Duration) (taken, all bool) {
+	if !b.mu.TryLock() {
+		return false, false
+	}
+	defer b.mu.Unlock()
+	if b.buf != nil {
+		b.appendFrameLocked(payload)
+		return true, false
+	}
+	buf := batchBufs.Get().(*[]byte)
+	*buf = appendFrameHeader((*buf)[:0], len(payload))
+	*buf = append(*buf, payload...)
+	n, err := writeSome(raw, *buf)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The deadline of an earlier blocking write (a flush, a ping)
+		// passed; this write does not wait, but a passed deadline fails
+		// it. A fresh one keeps the next blocking write bounded.
+		_ = b.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		n, _ = writeSome(raw, *buf)
+	}
+	if n == len(*buf) {
+		*buf = (*buf)[:0]
+		batchBufs.Put(buf)
+		return true, true
+	}
+	*buf = (*buf)[:copy(*buf, (*buf)[n:])]
+	b.buf = buf
+	return true, false
 }
 
 // writeFrame writes a binary data frame of payload at once (a large
@@ -77,6 +121,13 @@ func appendFrameHeader(dst []byte, n int) []byte {
 		return append(dst, finBinary, 126, byte(n>>8), byte(n))
 	}
 	return binary.BigEndian.AppendUint64(append(dst, finBinary, 127), uint64(n))
+}
+
+// gathering reports whether bytes wait for a flush.
+func (b *batchConn) gathering() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf != nil
 }
 
 // flush writes what was gathered and stops gathering. Frames written

@@ -158,23 +158,37 @@ func (p *readPoller) loop() {
 }
 
 // readSome reads what the socket has without waiting (EAGAIN: nothing).
-func readSome(raw syscall.RawConn, p []byte) (int, error) {
-	op := readOps.Get().(*readOp)
+func readSome(raw syscall.RawConn, p []byte) (int, error) { return sockOnce(raw, p, false) }
+
+// writeSome writes what the socket takes of p without waiting (EAGAIN:
+// nothing). A write deadline that has passed fails it before any write.
+func writeSome(raw syscall.RawConn, p []byte) (int, error) { return sockOnce(raw, p, true) }
+
+// sockOnce is one non-blocking read or write system call on raw.
+func sockOnce(raw syscall.RawConn, p []byte, write bool) (int, error) {
+	ops := &readOps
+	if write {
+		ops = &writeOps
+	}
+	op := ops.Get().(*readOp)
 	op.p = p
-	err := raw.Read(op.fn)
+	var err error
+	if write {
+		err = raw.Write(op.fn)
+	} else {
+		err = raw.Read(op.fn)
+	}
 	n, rerr := op.n, op.err
 	*op = readOp{fn: op.fn}
-	readOps.Put(op)
+	ops.Put(op)
 	if err != nil {
 		return 0, err
 	}
-	if n < 0 {
-		n = 0
-	}
-	return n, rerr
+	return max(n, 0), rerr
 }
 
-// readOp is one read system call for RawConn.Read. Its function is bound
+// readOp is one read system call for RawConn.Read (in writeOps, one
+// write for RawConn.Write). Its function is bound
 // once and the op pooled: a closure per read would cost allocations on
 // every message received.
 type readOp struct {
@@ -193,4 +207,20 @@ var readOps = sync.Pool{New: func() any {
 func (op *readOp) read(fd uintptr) bool {
 	op.n, op.err = syscall.Read(int(fd), op.p)
 	return true
+}
+
+// writeOps are readOps bound to a write: one attempt, no wait.
+var writeOps = sync.Pool{New: func() any {
+	op := &readOp{}
+	op.fn = op.write
+	return op
+}}
+
+func (op *readOp) write(fd uintptr) bool {
+	for {
+		op.n, op.err = syscall.Write(int(fd), op.p)
+		if op.err != syscall.EINTR {
+			return true
+		}
+	}
 }

@@ -17,3 +17,7 @@ func unpoll(*conn) {}
 func readSome(syscall.RawConn, []byte) (int, error) {
 	return 0, errors.New("realtime: no poller on this system")
 }
+
+func writeSome(syscall.RawConn, []byte) (int, error) {
+	return 0, errors.New("realtime: no direct writes on this system")
+}
