@@ -21,8 +21,8 @@ type Handler func(ctx context.Context, e Event) error
 type Options struct {
 	// Count is the most messages one read returns (default 100).
 	Count int64
-	// Block is how long a read waits for new messages (default 500ms). Run
-	// notices a done context at the latest after one Block.
+	// Block is how long a read waits for new messages (default 500ms). A
+	// done context ends a waiting read at once (CLIENT UNBLOCK).
 	Block time.Duration
 	// ClaimInterval is how often pending messages are reclaimed (default 10s).
 	ClaimInterval time.Duration
@@ -96,6 +96,8 @@ func (c *Consumer) Run(ctx context.Context) error {
 	if c.rdb == nil || c.h == nil || len(c.streams) == 0 || c.group == "" || c.name == "" {
 		return errors.New("events: consumer needs a redis client, group, name, streams and handler")
 	}
+	reader := &blockingReader{rdb: c.rdb}
+	defer reader.close()
 	groupsReady := false
 	var lastClaim time.Time
 	for ctx.Err() == nil {
@@ -110,7 +112,7 @@ func (c *Consumer) Run(ctx context.Context) error {
 			c.reclaim(ctx)
 			lastClaim = time.Now()
 		}
-		if err := c.readNew(ctx); err != nil {
+		if err := c.readNew(ctx, reader); err != nil {
 			// A stream deleted under us (FLUSHALL, a Redis without
 			// persistence restarting) loses its group too.
 			if strings.HasPrefix(err.Error(), "NOGROUP") {
@@ -149,15 +151,15 @@ func (c *Consumer) pauseAfter(ctx context.Context, what string, err error) {
 }
 
 // readNew reads messages never delivered to the group and handles them.
-func (c *Consumer) readNew(ctx context.Context) error {
+func (c *Consumer) readNew(ctx context.Context, reader *blockingReader) error {
 	args := make([]string, 0, 2*len(c.streams))
 	args = append(args, c.streams...)
 	for range c.streams {
 		args = append(args, ">")
 	}
-	res, err := c.rdb.XReadGroup(ctx, &redis.XReadGroupArgs{
+	res, err := reader.read(ctx, &redis.XReadGroupArgs{
 		Group: c.group, Consumer: c.name, Streams: args, Count: c.opts.Count, Block: c.opts.Block,
-	}).Result()
+	})
 	if errors.Is(err, redis.Nil) || ctx.Err() != nil {
 		return nil
 	}

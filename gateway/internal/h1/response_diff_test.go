@@ -120,48 +120,85 @@ func TestResponsesMatchNetHTTP(t *testing.T) {
 	}
 }
 
-func startDiffServer(t *testing.T, kind string) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func startDiffServer(t *testing.T, kind string) *watchedListener {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := watch(l)
 	h := http.HandlerFunc(diffHandler)
-	limits := Server{Handler: h, MaxHeaderBytes: 64 << 10, IdleTimeout: time.Minute, ListFields: kind == "h1 listing fields"}
+	limits := &Server{Handler: h, MaxHeaderBytes: 64 << 10, IdleTimeout: time.Minute, ListFields: kind == "h1 listing fields"}
 	if kind != "net/http" {
 		go func() { _ = limits.Serve(ln) }()
 		t.Cleanup(func() { _ = limits.Close() })
-	} else {
-		s := &http.Server{Handler: h, MaxHeaderBytes: limits.MaxHeaderBytes, IdleTimeout: limits.IdleTimeout}
-		go func() { _ = s.Serve(ln) }()
-		t.Cleanup(func() { _ = s.Close() })
+		return ln
 	}
-	return ln.Addr().String()
+	s := &http.Server{Handler: h, MaxHeaderBytes: limits.MaxHeaderBytes, IdleTimeout: limits.IdleTimeout}
+	go func() { _ = s.Serve(ln) }()
+	t.Cleanup(func() { _ = s.Close() })
+	return ln
 }
 
+// exchangeBound bounds an exchange that neither ends nor waits: a hung
+// test, not a timing assertion.
+const exchangeBound = 10 * time.Second
+
 // exchangeRaw writes raw and reads answers until the server closes or
-// falls silent, describing each answer without its Date.
-func exchangeRaw(t *testing.T, addr, raw string) []string {
-	c, err := net.Dial("tcp", addr)
+// waits for bytes the client will not send (then the last answer is
+// "open"), describing each answer without its Date.
+func exchangeRaw(t *testing.T, srv *watchedListener, raw string) []string {
+	c, err := net.Dial("tcp", srv.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	go func() { _, _ = io.WriteString(c, raw) }()
-	br := bufio.NewReader(c)
+	cr := &countingReader{r: c}
+	br := bufio.NewReader(cr)
+	_ = c.SetReadDeadline(time.Now().Add(exchangeBound))
+	waiting := make(chan struct{})
+	stop := make(chan struct{})
+	defer close(stop)
+	go endWhenWaiting(c, srv, int64(len(raw)), cr, waiting, stop)
+	method, _, _ := strings.Cut(raw, " ")
 	var answers []string
 	for {
-		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-		method, _, _ := strings.Cut(raw, " ")
 		resp, err := http.ReadResponse(br, &http.Request{Method: method})
 		if err != nil {
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
-				return append(answers, "open")
+				select {
+				case <-waiting:
+					return append(answers, "open")
+				default:
+					t.Fatalf("no answer, close or wait for bytes within %v; answers so far %q", exchangeBound, answers)
+				}
 			}
 			return append(answers, "closed")
 		}
 		body, err := io.ReadAll(resp.Body)
 		resp.Header.Del("Date")
 		answers = append(answers, resp.Proto+" "+resp.Status+" "+headerString(resp)+" body="+string(body)+errString(err))
+	}
+}
+
+// endWhenWaiting ends the client's reads (a deadline now) once the server
+// waits for bytes having read all of raw, and the client has read all it
+// wrote: no answer can come any more.
+func endWhenWaiting(c net.Conn, srv *watchedListener, sent int64, cr *countingReader, waiting, stop chan struct{}) {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		sc := srv.conn(c.LocalAddr().String())
+		if sc != nil && sc.waits(sent) && cr.n.Load() == sc.written.Load() {
+			close(waiting)
+			_ = c.SetReadDeadline(time.Now())
+			return
+		}
 	}
 }
 
