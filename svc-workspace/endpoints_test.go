@@ -105,7 +105,9 @@ func TestEndpointCRUD(t *testing.T) {
 	if up.FilterTypes != nil || up.URL != "http://hooks.example.com:8080/moved" || !slices.Equal(up.Channels, ep.Channels) {
 		t.Fatalf("second update %+v", up)
 	}
-	if page := e.list(ws, nil); len(page.Endpoints) != 2 || !sameEndpoint(page.Endpoints[1], up) {
+	// Listed by (createdAt, id): two endpoints made in one millisecond come
+	// in id order, so the updated one is found by its id.
+	if page := e.list(ws, nil); len(page.Endpoints) != 2 || !slices.ContainsFunc(page.Endpoints, func(l endpointReply) bool { return sameEndpoint(l, up) }) {
 		t.Fatalf("list after update: %+v", page)
 	}
 
@@ -212,12 +214,23 @@ func ids(eps []endpointReply) []string {
 func TestEndpointListPages(t *testing.T) {
 	t.Parallel()
 	e, ws := hookEnv(t)
-	var all []string
+	var created []string
 	for i := range 5 {
-		all = append(all, e.createEndpoint(ws, map[string]any{"url": "https://hooks.example.com/" + string(rune('a'+i))}).ID)
+		created = append(created, e.createEndpoint(ws, map[string]any{"url": "https://hooks.example.com/" + string(rune('a'+i))}).ID)
 	}
-	if p := e.list(ws, nil); !slices.Equal(ids(p.Endpoints), all) || !p.Done || p.Iterator != nil || p.PrevIterator != nil {
+	// The order is (createdAt, id): endpoints made in one millisecond come in
+	// id order, not in the order they were made. The pages below must cut
+	// the one-page list without gaps or repeats.
+	p := e.list(ws, nil)
+	all := ids(p.Endpoints)
+	if !slices.Equal(slices.Sorted(slices.Values(all)), slices.Sorted(slices.Values(created))) || !p.Done || p.Iterator != nil || p.PrevIterator != nil {
 		t.Fatalf("one page: %+v", p)
+	}
+	for i := 1; i < len(p.Endpoints); i++ {
+		a, b := p.Endpoints[i-1], p.Endpoints[i]
+		if a.CreatedAt > b.CreatedAt || (a.CreatedAt == b.CreatedAt && a.ID > b.ID) {
+			t.Fatalf("one page out of (createdAt, id) order: %+v", p.Endpoints)
+		}
 	}
 
 	var pages []pageReply
