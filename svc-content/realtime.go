@@ -23,13 +23,17 @@ type RealtimeConfig struct {
 	MaxPerDocument  int           `env:"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT, default=500"`
 	AccessRecheck   time.Duration `env:"REALTIME_ACCESS_RECHECK, default=30s"`
 	EventDebounce   time.Duration `env:"REALTIME_EVENT_DEBOUNCE, default=5s"`
+	// Solo (not a setting: deploy/local sets it for its one replica on
+	// its own embedded stores) turns the Redis fan-out off; see
+	// realtime.Settings.Solo.
+	Solo bool
 }
 
 func (c RealtimeConfig) settings() realtime.Settings {
 	return realtime.Settings{
 		MaxMessageBytes: c.MaxMessageBytes, SendQueueBytes: c.SendQueueBytes,
 		MaxPerWorkspace: c.MaxPerWorkspace, MaxPerDocument: c.MaxPerDocument,
-		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce,
+		AccessRecheck: c.AccessRecheck, EventDebounce: c.EventDebounce, Solo: c.Solo,
 	}
 }
 
@@ -60,7 +64,12 @@ func startRealtime(cfg Config, rdb *redis.Client, crdtSvc *crdt.Service, identit
 	go func() {
 		defer close(d.done)
 		live := make(chan struct{})
-		go func() { defer close(live); hub.FollowLiveState(ctx, rdb) }()
+		go func() {
+			defer close(live)
+			if !s.Solo { // a solo hub publishes no live state for others
+				hub.FollowLiveState(ctx, rdb)
+			}
+		}()
 		hub.FollowAccessEvents(ctx, rdb, access)
 		<-live
 	}()

@@ -101,6 +101,14 @@ func (s *System) startServices(ctx context.Context, o Options, mc *mongo.Client,
 	return s.startGateway(telemetry.WithService(ctx, gateway.Name), w, content)
 }
 
+// soloContent reports whether svc-content runs as one replica on this
+// process's own embedded stores: then no other replica can hear its
+// realtime fan-out. Named stores may be shared with other processes
+// (another system, localproc's services), whose replicas must hear it.
+func soloContent(o Options) bool {
+	return o.ContentReplicas <= 1 && o.RedisURL == "" && o.MongoURI == ""
+}
+
 // inProcess serves h as the service's own server does, on the service's
 // context (its telemetry and logs), for requests the gateway hands over.
 // The trace context travels in the request's headers, as over the wire.
@@ -221,6 +229,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
 		c.IdentityURL, c.NotifyURL, c.ActivityURL, c.MemoryURL = w.urls["identity"], w.urls["notify"], w.urls["activity"], w.urls["memory"]
+		c.Realtime.Solo = soloContent(w.o)
 		svc, err := svccontent.New(ctx, c, svccontent.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
 			return nil, err

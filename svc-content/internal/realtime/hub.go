@@ -17,7 +17,9 @@ type EditSink interface {
 }
 
 // Options are what a Hub runs on. Without Redis the hub serves a single
-// replica: no fan-out, connection limits counted in process.
+// replica: no fan-out, connection limits counted in process. With Redis
+// and Settings.Solo it is the only replica too: no fan-out, limits
+// counted in Redis.
 type Options struct {
 	Store    Store
 	Access   Access
@@ -69,9 +71,11 @@ func NewHub(o Options) *Hub {
 		h.logger = slog.Default()
 	}
 	h.counter = h.local
-	if o.Redis != nil {
+	if o.Redis != nil && !h.settings.Solo {
 		h.fanout = NewFanout(o.Redis)
 		h.fanout.bind(h)
+	}
+	if o.Redis != nil {
 		h.heart = NewRedisCounter(o.Redis, h.replica)
 		h.counter = h.heart
 	}
@@ -222,9 +226,13 @@ func (h *Hub) pingAll() {
 }
 
 // catchUpAll compares every room with the store (the safety net for
-// fan-out messages this replica missed). Single-replica hubs skip it.
+// fan-out messages this replica missed). A Solo hub runs it too: its
+// commits and the REST writes Stored hands it are not the only writers
+// (a document migration re-keys stored editors under a document id whose
+// room may be open), and it reads only what the room lacks. Hubs without
+// Redis skip it.
 func (h *Hub) catchUpAll() {
-	if h.fanout == nil {
+	if h.fanout == nil && !h.settings.Solo {
 		return
 	}
 	for _, r := range h.allRooms() {

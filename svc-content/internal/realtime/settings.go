@@ -46,6 +46,14 @@ type Settings struct {
 	// replicas) on a quiet replica by at most this, and relays to the
 	// clients of the same replica not at all.
 	CommitGather time.Duration
+	// Solo says this hub is the only replica of the content service (one
+	// process on its own embedded Redis and store): no other replica can
+	// hear a fan-out message, so the hub neither publishes nor subscribes.
+	// REST writes reach its rooms directly and the periodic catch-up still
+	// runs; Redis still counts sessions and carries access events. Where
+	// another replica may share the store, leave it off: the replicas'
+	// clients would see each other's edits only at a catch-up.
+	Solo bool
 }
 
 // Defaults.
