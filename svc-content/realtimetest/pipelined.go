@@ -24,21 +24,10 @@ type Conn struct {
 // give if it kept the bytes read past the upgrade request.
 func PipelinedAuth(t testing.TB, wsBase, doc, token string) *Conn {
 	t.Helper()
-	addr := strings.TrimPrefix(wsBase, "ws://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	req := "GET /v2/crdt/hocuspocus HTTP/1.1\r\nHost: " + addr +
-		"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
-		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
 	auth := appendVarString(nil, doc)
 	auth = append(auth, 2, 0) // Auth, token (@hocuspocus/common)
 	auth = appendVarString(auth, token)
-	if _, err := c.Write(append([]byte(req), maskedFrame(0x2, auth)...)); err != nil {
-		t.Fatal(err)
-	}
+	c := DialUpgrade(t, wsBase, "/v2/crdt/hocuspocus", maskedFrame(0x2, auth))
 	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	br := bufio.NewReader(c)
 	resp, err := http.ReadResponse(br, nil)
@@ -108,4 +97,25 @@ func maskedFrame(op byte, msg []byte) []byte {
 	}
 	f = append(f, 0, 0, 0, 0)
 	return append(f, msg...)
+}
+
+// DialUpgrade opens a TCP connection to wsBase and writes a WebSocket
+// upgrade request for path by hand, followed in the same write by first
+// (nil for none); reading the answer is the caller's. The connection is
+// closed when the test ends.
+func DialUpgrade(t testing.TB, wsBase, path string, first []byte) net.Conn {
+	t.Helper()
+	addr := strings.TrimPrefix(wsBase, "ws://")
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	req := "GET " + path + " HTTP/1.1\r\nHost: " + addr +
+		"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+	if _, err := c.Write(append([]byte(req), first...)); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -7,9 +7,10 @@ import (
 	"io"
 	"net"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/opencollab/backend/svc-content/realtimetest"
 )
 
 // connectCost is what a batch of Hocuspocus connections cost the
@@ -98,18 +99,7 @@ func hpBareClient(t *testing.T, wsBase, name string, id uint64) net.Conn {
 // bareUpgrade opens a WebSocket on path by hand and keeps only the socket.
 func bareUpgrade(t testing.TB, wsBase, path string) net.Conn {
 	t.Helper()
-	addr := strings.TrimPrefix(wsBase, "ws://")
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	req := "GET " + path + " HTTP/1.1\r\nHost: " + addr +
-		"\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
-		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-	if _, err := c.Write([]byte(req)); err != nil {
-		t.Fatal(err)
-	}
+	c := realtimetest.DialUpgrade(t, wsBase, path, nil)
 	// Read the response a byte at a time, so no frame after it is consumed.
 	var resp []byte
 	b := make([]byte, 1)
