@@ -29,6 +29,7 @@ type conn struct {
 	spare   [][]byte // the previous flush's batch, emptied: the next queue
 	queued  int      // bytes in queue and in the write under way
 	writing bool     // a flush goroutine runs
+	flushes int      // flush goroutines started (tests count them)
 	// wroteAt is when sendNow last wrote (monotonic nanoseconds): a
 	// message soon after is part of a burst, gathered by the writer.
 	wroteAt int64
@@ -81,6 +82,7 @@ func (c *conn) send(b []byte) {
 	c.queued += len(b)
 	if !c.writing {
 		c.writing = true
+		c.flushes++
 		go c.flush()
 	}
 	c.mu.Unlock()
@@ -121,6 +123,7 @@ func (c *conn) sendNow(b []byte) {
 		c.doneWriting()
 		return
 	}
+	c.flushes++
 	c.mu.Unlock()
 	go c.flush()
 }
