@@ -46,8 +46,11 @@ func rsaKey(t *testing.T, bits int) *rsa.PrivateKey {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rsaKeys.Store(bits, k)
-	return k
+	// Parallel tests may race to make the key of one size: all of them use
+	// the first one stored (a test that sealed with one key and opened with
+	// another failed with "crypto/rsa: decryption error").
+	stored, _ := rsaKeys.LoadOrStore(bits, k)
+	return stored.(*rsa.PrivateKey)
 }
 
 func pkixKey(t *testing.T, bits int) string {
