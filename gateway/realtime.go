@@ -151,13 +151,7 @@ func (p *serviceProxy) takeOver(ctx context.Context, w http.ResponseWriter, r *h
 
 // echoRequestID returns the request id to the client when the service did
 // not set one itself.
-func echoRequestID(resp, req http.Header) {
-	if _, ok := resp[internalauth.HeaderRequestID]; !ok {
-		if id := req[internalauth.HeaderRequestID]; len(id) > 0 {
-			resp[internalauth.HeaderRequestID] = id
-		}
-	}
-}
+func echoRequestID(resp, req http.Header) { echoID(resp, req.Get(internalauth.HeaderRequestID)) }
 
 // echoID is echoRequestID for an id held outside r.Header (h1's listed
 // requests keep it in the call).
