@@ -18,8 +18,8 @@ type EditSink interface {
 
 // Options are what a Hub runs on. Without Redis the hub serves a single
 // replica: no fan-out, connection limits counted in process. With Redis
-// and Settings.Solo it is the only replica too: no fan-out, limits
-// counted in Redis.
+// and Settings.Solo it is the only replica too, and works the same: no
+// other replica could hear its fan-out or share its counts.
 type Options struct {
 	Store    Store
 	Access   Access
@@ -74,8 +74,6 @@ func NewHub(o Options) *Hub {
 	if o.Redis != nil && !h.settings.Solo {
 		h.fanout = NewFanout(o.Redis)
 		h.fanout.bind(h)
-	}
-	if o.Redis != nil {
 		h.heart = NewRedisCounter(o.Redis, h.replica)
 		h.counter = h.heart
 	}

@@ -50,9 +50,10 @@ type Settings struct {
 	// process on its own embedded Redis and store): no other replica can
 	// hear a fan-out message, so the hub neither publishes nor subscribes.
 	// REST writes reach its rooms directly and the periodic catch-up still
-	// runs; Redis still counts sessions and carries access events. Where
-	// another replica may share the store, leave it off: the replicas'
-	// clients would see each other's edits only at a catch-up.
+	// runs; sessions are counted in process (Redis still carries access
+	// events). Where another replica may share the store, leave it off:
+	// the replicas' clients would see each other's edits only at a
+	// catch-up, and each would count only its own sessions.
 	Solo bool
 }
 

@@ -11,8 +11,9 @@ import (
 )
 
 // A solo hub (the only replica) stores and relays as any other, but sends
-// nothing through Redis pub/sub and subscribes to nothing; a hub that may
-// have peers publishes each stored update and subscribes to its rooms.
+// nothing through Redis pub/sub, subscribes to nothing and counts its
+// sessions in process; a hub that may have peers publishes each stored
+// update, subscribes to its rooms and counts its sessions in Redis.
 func TestSoloHubPublishesNothingToRedis(t *testing.T) {
 	t.Parallel()
 	for _, solo := range []bool{true, false} {
@@ -34,6 +35,14 @@ func TestSoloHubPublishesNothingToRedis(t *testing.T) {
 		subs, err := rdb.PubSubNumSub(t.Context(), key.channel()).Result()
 		if err != nil {
 			t.Fatal(err)
+		}
+		// Sessions too are counted in Redis only where replicas share it.
+		counted, err := rdb.Keys(t.Context(), "rt:n:*").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if solo != (len(counted) == 0) {
+			t.Fatalf("solo=%v: session counts in Redis: %v", solo, counted)
 		}
 		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 		srv.hub.Close(ctx) // the update is stored and released
