@@ -3,8 +3,6 @@ package svccontent
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -94,19 +92,7 @@ func TestEditEventReadsNoStore(t *testing.T) {
 
 func serveYWebsocket(t *testing.T, hub *realtime.Hub) string {
 	t.Helper()
-	hub.Run()
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v2/crdt/sync/{org}/{doc}/{editor}", func(w http.ResponseWriter, r *http.Request) {
-		hub.ServeYWebsocket(w, r, r.PathValue("org"), r.PathValue("doc"), r.PathValue("editor"))
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hub.Close(ctx)
-		srv.Close()
-	})
-	return realtimetest.WSBase(srv.URL) + "/v2/crdt/sync"
+	return realtimetest.ServeHub(t, hub) + "/v2/crdt/sync"
 }
 
 // ywsUpdate is a y-websocket sync update appending s to the text of

@@ -2,8 +2,6 @@ package realtime
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -51,18 +49,5 @@ func startServer(t *testing.T, store *MemoryStore, rdb *redis.Client, s Settings
 // serveHub runs hub and serves both its protocols on a loopback server.
 func serveHub(t testing.TB, hub *Hub) *testServer {
 	t.Helper()
-	hub.Run()
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /v2/crdt/sync/{org}/{doc}/{editor}", func(w http.ResponseWriter, r *http.Request) {
-		hub.ServeYWebsocket(w, r, r.PathValue("org"), r.PathValue("doc"), r.PathValue("editor"))
-	})
-	mux.HandleFunc("GET /v2/crdt/hocuspocus", hub.ServeHocuspocus)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hub.Close(ctx)
-		srv.Close()
-	})
-	return &testServer{hub: hub, wsBase: realtimetest.WSBase(srv.URL)}
+	return &testServer{hub: hub, wsBase: realtimetest.ServeHub(t, hub)}
 }
