@@ -43,6 +43,10 @@ type Config struct {
 	// syncs every commit (also survives those), about 2-3 times slower per
 	// write.
 	EmbeddedSync string `env:"EMBEDDED_SYNC, default=normal"`
+	// Where net/http/pprof answers (CPU and mutex profiles, execution
+	// traces: realtimebench -trace), e.g. 127.0.0.1:6060; off when empty.
+	// Never on a public address.
+	PprofAddr string `env:"PPROF_ADDR"`
 }
 
 // Validate checks that bootstrap credentials come as a pair.
@@ -104,6 +108,13 @@ func realMain(ctx context.Context, started func(*system.System)) error {
 	})
 	if err != nil {
 		return err
+	}
+	if cfg.PprofAddr != "" {
+		stopPprof, err := servePprof(cfg.PprofAddr)
+		if err != nil {
+			return err
+		}
+		defer stopPprof()
 	}
 	started(sys)
 	return sys.Wait()

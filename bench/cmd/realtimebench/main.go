@@ -30,6 +30,7 @@ type options struct {
 	rate          float64
 	steady, sat   time.Duration
 	only          string
+	trace         string
 }
 
 type result struct {
@@ -51,6 +52,7 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
+	flag.StringVar(&o.trace, "trace", "", "write an execution trace of ours in the steady phase to this file")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -70,7 +72,7 @@ func realMain(o options) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		s, token, err := startOurs(dir, "bench")
+		s, token, err := startOurs(dir, "bench", o.trace != "")
 		if err != nil {
 			return err
 		}
@@ -116,7 +118,16 @@ func measure(o options, s *server, token string) (result, error) {
 
 	run.measure.Store(true)
 	cpu0, t0 := s.cpuTime(), time.Now()
+	var traced chan error
+	if o.trace != "" && s.pprof != "" {
+		traced = traceSteady(s, o.trace)
+	}
 	res.sent = steady(o, clients)
+	if traced != nil {
+		if err := <-traced; err != nil {
+			return res, err
+		}
+	}
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
 	cpu := s.cpuTime() - cpu0

@@ -18,6 +18,8 @@ type server struct {
 	cmd  *exec.Cmd
 	url  string // WebSocket URL of the Hocuspocus endpoint
 	out  bytes.Buffer
+	// pprof is the address of ours' profiles ("" when off or Hocuspocus).
+	pprof string
 }
 
 func (s *server) stop() {
