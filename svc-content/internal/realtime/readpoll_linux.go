@@ -136,6 +136,28 @@ func (o *ctlOp) ctl(fd uintptr) {
 }
 
 func (p *readPoller) loop() {
+	w := newPollWaiter(p.epfd)
+	if w == nil {
+		slog.Warn("realtime: the epoll set cannot wait in the runtime's poller; its loop blocks in epoll_wait")
+		p.loopBlocking()
+		return
+	}
+	for {
+		events, err := w.wait()
+		if errors.Is(err, errNotPolled) {
+			p.loopBlocking()
+			return
+		}
+		if err != nil {
+			slog.Error("realtime: epoll wait failed; polled connections stop being read", "error", err)
+			return
+		}
+		p.start(events)
+	}
+}
+
+// loopBlocking waits in epoll_wait, holding a P meanwhile (see pollWaiter).
+func (p *readPoller) loopBlocking() {
 	events := make([]syscall.EpollEvent, 128)
 	for {
 		n, err := syscall.EpollWait(p.epfd, events, -1)
@@ -146,13 +168,18 @@ func (p *readPoller) loop() {
 			slog.Error("realtime: epoll wait failed; polled connections stop being read", "error", err)
 			return
 		}
-		for _, ev := range events[:n] {
-			p.mu.Lock()
-			c := p.byFD[int(ev.Fd)]
-			p.mu.Unlock()
-			if c != nil {
-				go c.readReady()
-			}
+		p.start(events[:n])
+	}
+}
+
+// start reads each ready socket on a goroutine of its own.
+func (p *readPoller) start(events []syscall.EpollEvent) {
+	for _, ev := range events {
+		p.mu.Lock()
+		c := p.byFD[int(ev.Fd)]
+		p.mu.Unlock()
+		if c != nil {
+			go c.readReady()
 		}
 	}
 }
