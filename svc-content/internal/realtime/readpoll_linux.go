@@ -15,6 +15,9 @@ import (
 // messages are being handled is not read meanwhile.
 type readPoller struct {
 	epfd int
+	// waiter holds epfd's *os.File for as long as the process runs: its
+	// finalizer would close epfd under the registered sockets.
+	waiter *pollWaiter
 
 	mu   sync.Mutex
 	byFD map[int]*conn
@@ -137,6 +140,7 @@ func (o *ctlOp) ctl(fd uintptr) {
 
 func (p *readPoller) loop() {
 	w := newPollWaiter(p.epfd)
+	p.waiter = w
 	if w == nil {
 		slog.Warn("realtime: the epoll set cannot wait in the runtime's poller; its loop blocks in epoll_wait")
 		p.loopBlocking()
