@@ -261,15 +261,9 @@ func relays(ws *websocket.Conn) chan int {
 // waitQueued waits until n rooms wait for the committer's next batch.
 func waitQueued(t testing.TB, c *committer, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+	waitCount(t, "rooms queued for the store", n, func() int {
 		c.mu.Lock()
-		queued := len(c.queued)
-		c.mu.Unlock()
-		if queued == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d rooms queued for the store, want %d", queued, n)
-		}
-	}
+		defer c.mu.Unlock()
+		return len(c.queued)
+	})
 }
