@@ -37,9 +37,9 @@ type result struct {
 	memPerConn           float64 // bytes
 	p50, p99             time.Duration
 	sent, delivered      int
-	cpuPerUpdate         time.Duration
-	cpuShare             float64 // cores busy during the steady phase
+	steadyCPU, satCPU    phaseCPU
 	sustained            float64 // acknowledged updates/s when saturated
+	satAcked             int64
 	connectErrs, badRecv int64
 }
 
@@ -115,22 +115,21 @@ func measure(o options, s *server, token string) (result, error) {
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
 
 	run.measure.Store(true)
-	cpu0, t0 := s.cpuTime(), time.Now()
+	cpu := startCPU(s)
 	res.sent = steady(o, clients)
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
-	cpu := s.cpuTime() - cpu0
-	res.cpuShare = cpu.Seconds() / time.Since(t0).Seconds()
-	if res.sent > 0 {
-		res.cpuPerUpdate = cpu / time.Duration(res.sent)
-	}
+	res.steadyCPU = cpu.stop()
 	run.mu.Lock()
 	lat := run.latencies
 	run.mu.Unlock()
 	res.delivered = len(lat)
 	res.p50, res.p99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	res.badRecv = run.errors.Load()
-	res.sustained = saturate(o, clients, run)
+	cpu = startCPU(s)
+	res.satAcked = saturate(o, clients, run)
+	res.satCPU = cpu.stop()
+	res.sustained = float64(res.satAcked) / res.satCPU.wall.Seconds()
 	return res, nil
 }
 
@@ -206,16 +205,15 @@ func steady(o options, clients []*client) int {
 }
 
 // saturate lets every client send its next update once the previous one
-// was acknowledged, and returns the acknowledged updates per second.
-func saturate(o options, clients []*client, run *run) float64 {
+// was acknowledged, and returns how many updates were acknowledged.
+func saturate(o options, clients []*client, run *run) int64 {
 	for _, c := range clients {
 		for len(c.acks) > 0 {
 			<-c.acks
 		}
 	}
 	start := run.acked.Load()
-	t0 := time.Now()
-	end := t0.Add(o.sat)
+	end := time.Now().Add(o.sat)
 	var wg sync.WaitGroup
 	for _, c := range clients {
 		wg.Add(1)
@@ -234,7 +232,7 @@ func saturate(o options, clients []*client, run *run) float64 {
 		}()
 	}
 	wg.Wait()
-	return float64(run.acked.Load()-start) / time.Since(t0).Seconds()
+	return run.acked.Load() - start
 }
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -247,12 +245,20 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 func report(o options, rs []result) {
 	fmt.Printf("\n%d clients over %d documents, steady %.2g updates/s per client for %s, saturation %s\n\n", o.clients, o.docs, o.rate, o.steady, o.sat)
-	fmt.Println("| server | memory/connection | delivery p50 | p99 | updates sent | deliveries | CPU/update | CPU (cores) | sustained updates/s |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| server | memory/connection | delivery p50 | p99 | updates sent | deliveries | CPU/update | CPU (cores) | sustained updates/s | saturated: server cores | client cores | client CPU/update |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
-		fmt.Printf("| %s | %.1f KiB | %s | %s | %d | %d | %s | %.2f | %.0f |\n", r.name, r.memPerConn/1024,
+		st, sat := r.steadyCPU, r.satCPU
+		fmt.Printf("| %s | %.1f KiB | %s | %s | %d | %d | %s | %.2f | %.0f | %.2f | %.2f | %s |\n", r.name, r.memPerConn/1024,
 			r.p50.Round(100*time.Microsecond), r.p99.Round(100*time.Microsecond), r.sent, r.delivered,
-			r.cpuPerUpdate.Round(time.Microsecond), r.cpuShare, r.sustained)
+			per(st.server, float64(r.sent)).Round(time.Microsecond), st.cores(st.server), r.sustained,
+			sat.cores(sat.server), sat.cores(sat.client), per(sat.client, float64(r.satAcked)).Round(100*time.Nanosecond))
+	}
+	fmt.Println()
+	for _, r := range rs {
+		st := r.steadyCPU
+		fmt.Printf("%s: clients' CPU in the steady phase %.2f cores, %s per update sent\n", r.name,
+			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond))
 		if r.connectErrs > 0 || r.badRecv > 0 {
 			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable)\n", r.name, r.connectErrs, r.badRecv)
 		}
