@@ -17,7 +17,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math/rand/v2"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,6 +30,7 @@ type options struct {
 	rate          float64
 	steady, sat   time.Duration
 	only          string
+	cpuProfile    string
 }
 
 type result struct {
@@ -41,6 +42,7 @@ type result struct {
 	sustained            float64 // acknowledged updates/s when saturated
 	satAcked             int64
 	connectErrs, badRecv int64
+	lost                 int64 // connections that ended during the phases
 }
 
 func main() {
@@ -51,6 +53,7 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the clients' saturation phase to <this>-<ours|hocuspocus>.pprof")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -74,7 +77,7 @@ func realMain(o options) error {
 		if err != nil {
 			return err
 		}
-		r, err := measure(o, s, token)
+		r, err := measure(o, s, token, "ours")
 		s.stop()
 		if err != nil {
 			return err
@@ -86,7 +89,7 @@ func realMain(o options) error {
 		if err != nil {
 			return err
 		}
-		r, err := measure(o, s, "any")
+		r, err := measure(o, s, "any", "hocuspocus")
 		s.stop()
 		if err != nil {
 			return err
@@ -97,7 +100,7 @@ func realMain(o options) error {
 	return nil
 }
 
-func measure(o options, s *server, token string) (result, error) {
+func measure(o options, s *server, token, key string) (result, error) {
 	res := result{name: s.name}
 	time.Sleep(2 * time.Second)
 	base := s.rss()
@@ -107,6 +110,7 @@ func measure(o options, s *server, token string) (result, error) {
 		return res, err
 	}
 	defer func() {
+		run.closing.Store(true)
 		for _, c := range clients {
 			c.close()
 		}
@@ -114,22 +118,33 @@ func measure(o options, s *server, token string) (result, error) {
 	time.Sleep(2 * time.Second)
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
 
+	maxSends := int(math.Ceil(o.rate*o.steady.Seconds())) + 1
+	for _, c := range clients {
+		c.wmu.Lock()
+		c.sends.start(c.clock, maxSends)
+		c.wmu.Unlock()
+	}
 	run.measure.Store(true)
 	cpu := startCPU(s)
 	res.sent = steady(o, clients)
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
 	res.steadyCPU = cpu.stop()
-	run.mu.Lock()
-	lat := run.latencies
-	run.mu.Unlock()
+	var lat []time.Duration
+	for _, c := range clients {
+		lat = append(lat, c.latencies()...)
+	}
 	res.delivered = len(lat)
 	res.p50, res.p99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	res.badRecv = run.errors.Load()
+
+	stopProfile := startProfile(o.cpuProfile, key)
 	cpu = startCPU(s)
 	res.satAcked = saturate(o, clients, run)
 	res.satCPU = cpu.stop()
+	stopProfile()
 	res.sustained = float64(res.satAcked) / res.satCPU.wall.Seconds()
+	res.lost = run.lost.Load()
 	return res, nil
 }
 
@@ -145,7 +160,7 @@ func connect(o options, s *server, run *run, token string, res *result) ([]*clie
 			defer wg.Done()
 			defer func() { <-sem }()
 			name := fmt.Sprintf("bench/doc-%d/editor", i%o.docs)
-			c, err := dial(run, s.url, name, token, uint64(100000+i))
+			c, err := dial(run, s.url, name, token, i)
 			if err == nil {
 				select {
 				case <-c.synced:
@@ -163,6 +178,7 @@ func connect(o options, s *server, run *run, token string, res *result) ([]*clie
 		}()
 	}
 	wg.Wait()
+	run.clients = clients
 	var ok []*client
 	for _, c := range clients {
 		if c != nil {
@@ -173,66 +189,6 @@ func connect(o options, s *server, run *run, token string, res *result) ([]*clie
 		return nil, fmt.Errorf("%s: no client connected\n%s", s.name, s.out.String())
 	}
 	return ok, nil
-}
-
-// steady sends one update per client every 1/rate seconds, phases spread.
-func steady(o options, clients []*client) int {
-	period := time.Duration(float64(time.Second) / o.rate)
-	end := time.Now().Add(o.steady)
-	var sent sync.WaitGroup
-	counts := make([]int, len(clients))
-	for i, c := range clients {
-		sent.Add(1)
-		go func() {
-			defer sent.Done()
-			time.Sleep(time.Duration(rand.Int64N(int64(period))))
-			t := time.NewTicker(period)
-			defer t.Stop()
-			for time.Now().Before(end) {
-				if c.send() == nil {
-					counts[i]++
-				}
-				<-t.C
-			}
-		}()
-	}
-	sent.Wait()
-	total := 0
-	for _, n := range counts {
-		total += n
-	}
-	return total
-}
-
-// saturate lets every client send its next update once the previous one
-// was acknowledged, and returns how many updates were acknowledged.
-func saturate(o options, clients []*client, run *run) int64 {
-	for _, c := range clients {
-		for len(c.acks) > 0 {
-			<-c.acks
-		}
-	}
-	start := run.acked.Load()
-	end := time.Now().Add(o.sat)
-	var wg sync.WaitGroup
-	for _, c := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for time.Now().Before(end) {
-				if c.send() != nil {
-					return
-				}
-				select {
-				case <-c.acks:
-				case <-time.After(10 * time.Second):
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return run.acked.Load() - start
 }
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -259,8 +215,8 @@ func report(o options, rs []result) {
 		st := r.steadyCPU
 		fmt.Printf("%s: clients' CPU in the steady phase %.2f cores, %s per update sent\n", r.name,
 			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond))
-		if r.connectErrs > 0 || r.badRecv > 0 {
-			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable)\n", r.name, r.connectErrs, r.badRecv)
+		if r.connectErrs > 0 || r.badRecv > 0 || r.lost > 0 {
+			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable, %d connections lost)\n", r.name, r.connectErrs, r.badRecv, r.lost)
 		}
 	}
 }
