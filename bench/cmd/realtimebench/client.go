@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -21,12 +23,12 @@ const (
 // client id - idBase is its sender's index in run.clients.
 const idBase = 100000
 
-// client is one Hocuspocus connection editing one document. One goroutine
-// reads it (read); sends come from the phase's sender or, saturated, from
-// that reader once the previous update is acknowledged.
+// client is one Hocuspocus connection editing one document. The run's
+// poller reads it (readable); sends come from the phase's sender or,
+// saturated, from the poller once the previous update is acknowledged.
 type client struct {
 	run    *run
-	conn   net.Conn
+	fd     int // the socket, non-blocking; -1 once closed
 	fr     *frameReader
 	name   []byte // the document's name
 	id     uint64 // Yjs client id
@@ -51,6 +53,9 @@ type client struct {
 // run is what all clients of one target share.
 type run struct {
 	epoch      time.Time // send times are kept as the time since (monotonic)
+	poller     *poller
+	mu         sync.Mutex
+	dialed     []*client // to close at the end, synced or not
 	clients    []*client // by index; set before measuring
 	measure    atomic.Bool
 	saturating atomic.Bool
@@ -60,16 +65,44 @@ type run struct {
 	closing    atomic.Bool
 }
 
-func newRun() *run { return &run{epoch: time.Now()} }
+// newRun starts the pollers that will read up to clients connections.
+func newRun(clients int) (*run, error) {
+	p, err := newPoller(clients, runtime.GOMAXPROCS(0))
+	if err != nil {
+		return nil, err
+	}
+	return &run{epoch: time.Now(), poller: p}, nil
+}
+
+// stop stops reading the clients and closes them.
+func (r *run) stop() {
+	r.closing.Store(true)
+	r.poller.close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.dialed {
+		c.close()
+	}
+}
 
 func dial(r *run, url, name, token string, idx int) (*client, error) {
 	conn, fr, err := dialWS(url, 30*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	c := &client{run: r, conn: conn, fr: fr, name: []byte(name), id: uint64(idBase + idx),
+	fd, err := socketOf(conn)
+	if err != nil {
+		return nil, err
+	}
+	fr.src = fdReader{fd}
+	c := &client{run: r, fd: fd, fr: fr, name: []byte(name), id: uint64(idBase + idx),
 		synced: make(chan struct{}), key: rand.Uint32()}
-	go c.read()
+	r.mu.Lock()
+	r.dialed = append(r.dialed, c)
+	r.mu.Unlock()
+	if err := r.poller.add(c, idx); err != nil {
+		return nil, err
+	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	auth := c.header(hpAuth)
@@ -101,13 +134,11 @@ func (c *client) writeMsg(m []byte) error {
 
 // writeLocked writes one frame; c.wmu held.
 func (c *client) writeLocked(op byte, payload []byte) error {
-	c.frame = appendFrame(c.frame[:0], op, payload, c.key)
-	if now := time.Now(); c.deadline.Sub(now) < 29*time.Second {
-		c.deadline = now.Add(30 * time.Second)
-		_ = c.conn.SetWriteDeadline(c.deadline)
+	if c.fd < 0 {
+		return net.ErrClosed
 	}
-	_, err := c.conn.Write(c.frame)
-	return err
+	c.frame = appendFrame(c.frame[:0], op, payload, c.key)
+	return writeAll(c.fd, c.frame)
 }
 
 func (c *client) write(op byte, payload []byte) error {
@@ -135,14 +166,24 @@ func (c *client) send() error {
 	return c.writeMsg(m)
 }
 
-func (c *client) read() {
+// readable reads what the socket holds (one system call) and handles each
+// complete frame; false once the connection is over.
+func (c *client) readable() bool {
+	if err := c.fr.fill(); err != nil {
+		if errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EINTR) {
+			return true
+		}
+		c.ended()
+		return false
+	}
 	for {
-		op, payload, err := c.fr.next()
-		if err != nil {
-			if !c.run.closing.Load() {
-				c.run.lost.Add(1)
-			}
-			return
+		op, payload, ok, err := c.fr.take()
+		switch {
+		case err != nil:
+			c.ended()
+			return false
+		case !ok:
+			return true
 		}
 		switch op {
 		case opBinary:
@@ -150,11 +191,16 @@ func (c *client) read() {
 		case opPing:
 			_ = c.write(opPong, payload)
 		case opClose:
-			if !c.run.closing.Load() {
-				c.run.lost.Add(1)
-			}
-			return
+			c.ended()
+			return false
 		}
+	}
+}
+
+// ended counts a connection the server ended while the clients used it.
+func (c *client) ended() {
+	if !c.run.closing.Load() {
+		c.run.lost.Add(1)
 	}
 }
 
@@ -243,4 +289,11 @@ func (c *client) latencies() []time.Duration {
 	return l
 }
 
-func (c *client) close() { _ = c.conn.Close() }
+func (c *client) close() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.fd >= 0 {
+		syscall.Close(c.fd)
+		c.fd = -1
+	}
+}

@@ -104,17 +104,15 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res := result{name: s.name}
 	time.Sleep(2 * time.Second)
 	base := s.rss()
-	run := newRun()
-	clients, err := connect(o, s, run, token, &res)
+	run, err := newRun(o.clients)
 	if err != nil {
 		return res, err
 	}
-	defer func() {
-		run.closing.Store(true)
-		for _, c := range clients {
-			c.close()
-		}
-	}()
+	clients, err := connect(o, s, run, token, &res)
+	defer run.stop()
+	if err != nil {
+		return res, err
+	}
 	time.Sleep(2 * time.Second)
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
 

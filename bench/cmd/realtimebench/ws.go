@@ -96,22 +96,29 @@ type frameReader struct {
 	start, end int // buf[start:end] is read and not yet returned
 }
 
-// next returns the next complete frame: its opcode and payload. It accepts
-// only what a server sends: unmasked, unfragmented frames.
+// next returns the next complete frame: its opcode and payload, reading
+// as much as it takes.
 func (f *frameReader) next() (op byte, payload []byte, err error) {
 	for {
-		op, payload, n, err := parseFrame(f.buf[f.start:f.end])
-		if err != nil {
-			return 0, nil, err
-		}
-		if n > 0 {
-			f.start += n
-			return op, payload, nil
+		op, payload, ok, err := f.take()
+		if ok || err != nil {
+			return op, payload, err
 		}
 		if err := f.fill(); err != nil {
 			return 0, nil, err
 		}
 	}
+}
+
+// take returns the next frame if the buffer holds all of it (ok). It
+// accepts only what a server sends: unmasked, unfragmented frames.
+func (f *frameReader) take() (op byte, payload []byte, ok bool, err error) {
+	op, payload, n, err := parseFrame(f.buf[f.start:f.end])
+	if n == 0 || err != nil {
+		return 0, nil, false, err
+	}
+	f.start += n
+	return op, payload, true, nil
 }
 
 // fill reads more bytes, moving an incomplete frame to the buffer's front
