@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -65,9 +64,9 @@ type run struct {
 	closing    atomic.Bool
 }
 
-// newRun starts the pollers that will read up to clients connections.
-func newRun(clients int) (*run, error) {
-	p, err := newPoller(clients, runtime.GOMAXPROCS(0))
+// newRun starts the loops that will read up to clients connections.
+func newRun(clients, loops int) (*run, error) {
+	p, err := newPoller(clients, loops)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -31,6 +32,7 @@ type options struct {
 	steady, sat   time.Duration
 	only          string
 	cpuProfile    string
+	loops         int
 }
 
 type result struct {
@@ -53,7 +55,8 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
-	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the clients' saturation phase to <this>-<ours|hocuspocus>.pprof")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
+	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -104,7 +107,7 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res := result{name: s.name}
 	time.Sleep(2 * time.Second)
 	base := s.rss()
-	run, err := newRun(o.clients)
+	run, err := newRun(o.clients, max(o.loops, 1))
 	if err != nil {
 		return res, err
 	}
@@ -123,11 +126,13 @@ func measure(o options, s *server, token, key string) (result, error) {
 		c.wmu.Unlock()
 	}
 	run.measure.Store(true)
+	stopProfile := startProfile(o.cpuProfile, key+"-steady")
 	cpu := startCPU(s)
 	res.sent = steady(o, clients)
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
 	res.steadyCPU = cpu.stop()
+	stopProfile()
 	var lat []time.Duration
 	for _, c := range clients {
 		lat = append(lat, c.latencies()...)
@@ -136,7 +141,7 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res.p50, res.p99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	res.badRecv = run.errors.Load()
 
-	stopProfile := startProfile(o.cpuProfile, key)
+	stopProfile = startProfile(o.cpuProfile, key+"-saturated")
 	cpu = startCPU(s)
 	res.satAcked = saturate(o, clients, run)
 	res.satCPU = cpu.stop()
@@ -211,8 +216,10 @@ func report(o options, rs []result) {
 	fmt.Println()
 	for _, r := range rs {
 		st := r.steadyCPU
-		fmt.Printf("%s: clients' CPU in the steady phase %.2f cores, %s per update sent\n", r.name,
-			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond))
+		sat := r.satCPU
+		fmt.Printf("%s: clients' CPU steady %.2f cores, %s per update sent; saturated %.2f cores; in the kernel %.0f%% and %.0f%%\n", r.name,
+			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond), sat.cores(sat.client),
+			100*st.clientSys.Seconds()/max(st.client.Seconds(), 1e-9), 100*sat.clientSys.Seconds()/max(sat.client.Seconds(), 1e-9))
 		if r.connectErrs > 0 || r.badRecv > 0 || r.lost > 0 {
 			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable, %d connections lost)\n", r.name, r.connectErrs, r.badRecv, r.lost)
 		}
