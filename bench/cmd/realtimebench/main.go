@@ -30,6 +30,7 @@ type options struct {
 	rate          float64
 	steady, sat   time.Duration
 	only          string
+	profile       string // directory for CPU profiles of ours; empty: none
 }
 
 type result struct {
@@ -51,6 +52,7 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
+	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (steady.pprof, saturation.pprof) and its heap allocations to this directory")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -70,7 +72,7 @@ func realMain(o options) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		s, token, err := startOurs(dir, "bench")
+		s, token, err := startOurs(dir, "bench", o.profile != "")
 		if err != nil {
 			return err
 		}
@@ -116,7 +118,9 @@ func measure(o options, s *server, token string) (result, error) {
 
 	run.measure.Store(true)
 	cpu0, t0 := s.cpuTime(), time.Now()
+	stopProfile := s.profile(o.profile, "steady", o.steady)
 	res.sent = steady(o, clients)
+	stopProfile()
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
 	cpu := s.cpuTime() - cpu0
@@ -130,7 +134,9 @@ func measure(o options, s *server, token string) (result, error) {
 	res.delivered = len(lat)
 	res.p50, res.p99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	res.badRecv = run.errors.Load()
+	stopProfile = s.profile(o.profile, "saturation", o.sat)
 	res.sustained = saturate(o, clients, run)
+	stopProfile()
 	return res, nil
 }
 
