@@ -1,9 +1,7 @@
 package realtime
 
 import (
-	"io"
 	"runtime"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -15,15 +13,7 @@ import (
 // README's steady load, so every one is a readiness of its own.
 func TestReadingStartsNoGoroutinePerMessage(t *testing.T) {
 	const peers, updates = 9, 50
-	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
-	srv := serveHub(t, hub)
-	relayed := new(atomic.Int64)
-	for range peers {
-		go countUpdates(bareClient(t, srv.wsBase, "org1/bench/ed1"), relayed)
-	}
-	sender := bareClient(t, srv.wsBase, "org1/bench/ed1")
-	go func() { _, _ = io.Copy(io.Discard, sender) }()
-	waitMembers(t, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
+	sender, relayed := relayRoom(t, peers)
 	frames := appendFrames(t, updates+1)
 	send := func(i int) {
 		if _, err := sender.Write(frames[i]); err != nil {
