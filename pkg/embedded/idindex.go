@@ -3,6 +3,7 @@ package embedded
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -15,13 +16,20 @@ import (
 
 // FerretDB v1.24's SQLite backend filters {_id: v} (queries, and the
 // UPDATE and DELETE every write ends with) on the expression
-// _ferretdb_sjson->'$._id', but indexes _id on _ferretdb_sjson->"_id".
-// SQLite uses an expression index only for the identical expression, so
-// every lookup by _id scanned its table: a write by _id cost 7 ms at 200
-// documents and 111 ms at 2 000. idIndexer adds, beside FerretDB, an index
-// on the expression its queries use to every collection table, so those
-// lookups are index seeks. FerretDB does not know the index (it is not
-// listed by listIndexes); it is dropped with its table.
+// _ferretdb_sjson->'$._id', but indexes _id (its unique index "_id_", the
+// SQL index <table>__id_) on _ferretdb_sjson->"_id". SQLite uses an
+// expression index only for the identical expression, so every lookup by
+// _id scanned its table: a write by _id cost 7 ms at 200 documents and
+// 111 ms at 2 000. idIndexer rebuilds, beside FerretDB, that unique index
+// of every collection table on the expression FerretDB's queries use,
+// under the same name: the same values (SQLite reads a label without "$."
+// as "$.label"), the same uniqueness (a duplicate _id still fails the
+// insert as SQLITE_CONSTRAINT_UNIQUE, which FerretDB reports as a
+// duplicate key), and lookups by _id are index seeks. FerretDB keeps its
+// indexes in its own metadata and never reads their SQL back, so it does
+// not notice. Earlier versions added a second index instead (suffix
+// _oc_id), which cost every write of every collection a second index
+// entry; a sweep drops it.
 type idIndexer struct {
 	dir    string
 	logger *slog.Logger
@@ -32,8 +40,16 @@ type idIndexer struct {
 // collection created in between is served by scans until the next sweep.
 const idIndexSweep = time.Second
 
-// idIndexSuffix names our indexes (table name + suffix).
-const idIndexSuffix = "_oc_id"
+// ferretIDIndexSuffix names FerretDB's unique _id index (table name +
+// "_" + the index name "_id_").
+const ferretIDIndexSuffix = "__id_"
+
+// oldIDIndexSuffix named the second index earlier versions added.
+const oldIDIndexSuffix = "_oc_id"
+
+// queryIDExpr is the expression FerretDB filters _id on
+// (metadata.IDColumn).
+const queryIDExpr = `_ferretdb_sjson->'$._id'`
 
 func newIDIndexer(dir string, logger *slog.Logger) *idIndexer {
 	return &idIndexer{dir: dir, logger: logger, seen: map[string]time.Time{}}
@@ -66,7 +82,7 @@ func (x *idIndexer) sweep(ctx context.Context) {
 			continue
 		}
 		if err := indexIDs(ctx, f); err != nil {
-			if ctx.Err() == nil && !os.IsNotExist(err) {
+			if ctx.Err() == nil && !os.IsNotExist(err) && !errors.Is(err, errIncomplete) {
 				x.logger.WarnContext(ctx, "embedded: indexing _id failed; lookups scan meanwhile", "file", f, "error", err)
 			}
 			continue
@@ -85,7 +101,10 @@ func newestMtime(paths ...string) time.Time {
 	return newest
 }
 
-// indexIDs creates the missing _id expression indexes of one database.
+// indexIDs rebuilds the _id indexes of one database's collection tables
+// on the expression FerretDB queries. A table whose index FerretDB has
+// not created yet (a collection being created) is left to a later sweep:
+// errIncomplete.
 func indexIDs(ctx context.Context, file string) error {
 	if _, err := os.Stat(file); err != nil {
 		return err
@@ -96,37 +115,86 @@ func indexIDs(ctx context.Context, file string) error {
 		return err
 	}
 	defer db.Close()
-	tables, err := unindexedTables(ctx, db)
+	tables, err := idIndexStates(ctx, db)
 	if err != nil {
 		return err
 	}
+	incomplete := false
 	for _, t := range tables {
-		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, t+idIndexSuffix, t)
-		if _, err := db.ExecContext(ctx, q); err != nil && !strings.Contains(err.Error(), "no such table") {
-			return fmt.Errorf("index %s: %w", t, err)
+		switch {
+		case !t.ferretIndex:
+			incomplete = true
+		case !t.onQueryExpr || t.oldIndex:
+			if err := rebuildIDIndex(ctx, db, t); err != nil && !strings.Contains(err.Error(), "no such") {
+				return fmt.Errorf("index %s: %w", t.name, err)
+			}
 		}
+	}
+	if incomplete {
+		return errIncomplete
 	}
 	return nil
 }
 
-// unindexedTables lists the collection tables (not FerretDB's own) that
-// lack our index.
-func unindexedTables(ctx context.Context, db *sql.DB) ([]string, error) {
+// errIncomplete: a table still lacks FerretDB's own _id index.
+var errIncomplete = errors.New("embedded: a collection table has no _id index yet")
+
+// tableIDIndexes is what a collection table has of _id indexes.
+type tableIDIndexes struct {
+	name        string
+	ferretIndex bool // <table>__id_ exists
+	onQueryExpr bool // ... and is on queryIDExpr
+	oldIndex    bool // <table>_oc_id exists
+}
+
+// rebuildIDIndex replaces t's unique _id index by one of the same name on
+// queryIDExpr and drops the old second index, in one transaction: no
+// write of FerretDB lands between without a unique _id index.
+func rebuildIDIndex(ctx context.Context, db *sql.DB, t tableIDIndexes) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit: nothing to undo
+	name := t.name + ferretIDIndexSuffix
+	stmts := []string{fmt.Sprintf(`DROP INDEX IF EXISTS %q`, t.name+oldIDIndexSuffix)}
+	if !t.onQueryExpr {
+		stmts = append(stmts,
+			fmt.Sprintf(`DROP INDEX %q`, name),
+			fmt.Sprintf(`CREATE UNIQUE INDEX %q ON %q (%s)`, name, t.name, queryIDExpr))
+	}
+	for _, q := range stmts {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// idIndexStates lists the collection tables (not FerretDB's own) with
+// their _id indexes.
+func idIndexStates(ctx context.Context, db *sql.DB) ([]tableIDIndexes, error) {
 	rows, err := db.QueryContext(ctx, `
-		SELECT name FROM sqlite_master
-		WHERE type = 'table' AND name NOT LIKE '\_ferretdb\_%' ESCAPE '\'
-		  AND name || ? NOT IN (SELECT name FROM sqlite_master WHERE type = 'index')`, idIndexSuffix)
+		SELECT t.name,
+		       f.name IS NOT NULL,
+		       COALESCE(instr(f.sql, ?), 0) > 0,
+		       o.name IS NOT NULL
+		FROM sqlite_master t
+		LEFT JOIN sqlite_master f ON f.type = 'index' AND f.name = t.name || ?
+		LEFT JOIN sqlite_master o ON o.type = 'index' AND o.name = t.name || ?
+		WHERE t.type = 'table' AND t.name NOT LIKE '\_ferretdb\_%' ESCAPE '\'`,
+		queryIDExpr, ferretIDIndexSuffix, oldIDIndexSuffix)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []tableIDIndexes
 	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
+		var t tableIDIndexes
+		if err := rows.Scan(&t.name, &t.ferretIndex, &t.onQueryExpr, &t.oldIndex); err != nil {
 			return nil, err
 		}
-		out = append(out, name)
+		out = append(out, t)
 	}
 	return out, rows.Err()
 }

@@ -11,15 +11,18 @@
 // client sends a small update at -rate per second (delivery latency of
 // each update to the other clients of its document, server CPU), then a
 // saturation phase where every client sends its next update as soon as
-// the previous one was acknowledged (sustained updates/s).
+// the previous one was acknowledged (sustained updates/s). The clients
+// share the machine with the server, so their own CPU is measured per phase
+// beside the server's, and they are kept lean (ws.go, poller.go).
 package main
 
 import (
 	"flag"
 	"fmt"
-	"math/rand/v2"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -30,6 +33,8 @@ type options struct {
 	rate          float64
 	steady, sat   time.Duration
 	only          string
+	cpuProfile    string
+	loops         int
 	profile       string // directory for CPU profiles of ours; empty: none
 }
 
@@ -38,10 +43,11 @@ type result struct {
 	memPerConn           float64 // bytes
 	p50, p99             time.Duration
 	sent, delivered      int
-	cpuPerUpdate         time.Duration
-	cpuShare             float64 // cores busy during the steady phase
+	steadyCPU, satCPU    phaseCPU
 	sustained            float64 // acknowledged updates/s when saturated
+	satAcked             int64
 	connectErrs, badRecv int64
+	lost                 int64 // connections that ended during the phases
 }
 
 func main() {
@@ -52,7 +58,9 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
-	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (steady.pprof, saturation.pprof) and its heap allocations to this directory")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
+	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
+	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (the server: steady.pprof, saturation.pprof) and its heap allocations to this directory")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -76,7 +84,7 @@ func realMain(o options) error {
 		if err != nil {
 			return err
 		}
-		r, err := measure(o, s, token)
+		r, err := measure(o, s, token, "ours")
 		s.stop()
 		if err != nil {
 			return err
@@ -88,7 +96,7 @@ func realMain(o options) error {
 		if err != nil {
 			return err
 		}
-		r, err := measure(o, s, "any")
+		r, err := measure(o, s, "any", "hocuspocus")
 		s.stop()
 		if err != nil {
 			return err
@@ -99,44 +107,55 @@ func realMain(o options) error {
 	return nil
 }
 
-func measure(o options, s *server, token string) (result, error) {
+func measure(o options, s *server, token, key string) (result, error) {
 	res := result{name: s.name}
 	time.Sleep(2 * time.Second)
 	base := s.rss()
-	run := newRun()
-	clients, err := connect(o, s, run, token, &res)
+	run, err := newRun(o.clients, max(o.loops, 1))
 	if err != nil {
 		return res, err
 	}
-	defer func() {
-		for _, c := range clients {
-			c.close()
-		}
-	}()
+	clients, err := connect(o, s, run, token, &res)
+	defer run.stop()
+	if err != nil {
+		return res, err
+	}
 	time.Sleep(2 * time.Second)
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
 
+	maxSends := int(math.Ceil(o.rate*o.steady.Seconds())) + 1
+	for _, c := range clients {
+		c.wmu.Lock()
+		c.sends.start(c.clock, maxSends)
+		c.wmu.Unlock()
+	}
 	run.measure.Store(true)
-	cpu0, t0 := s.cpuTime(), time.Now()
-	stopProfile := s.profile(o.profile, "steady", o.steady)
+	stopProfile := startProfile(o.cpuProfile, key+"-steady")
+	stopServerProfile := s.profile(o.profile, "steady", o.steady)
+	cpu := startCPU(s)
 	res.sent = steady(o, clients)
-	stopProfile()
+	stopServerProfile()
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
-	cpu := s.cpuTime() - cpu0
-	res.cpuShare = cpu.Seconds() / time.Since(t0).Seconds()
-	if res.sent > 0 {
-		res.cpuPerUpdate = cpu / time.Duration(res.sent)
+	res.steadyCPU = cpu.stop()
+	stopProfile()
+	var lat []time.Duration
+	for _, c := range clients {
+		lat = append(lat, c.latencies()...)
 	}
-	run.mu.Lock()
-	lat := run.latencies
-	run.mu.Unlock()
 	res.delivered = len(lat)
 	res.p50, res.p99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	res.badRecv = run.errors.Load()
-	stopProfile = s.profile(o.profile, "saturation", o.sat)
-	res.sustained = saturate(o, clients, run)
+
+	stopProfile = startProfile(o.cpuProfile, key+"-saturated")
+	stopServerProfile = s.profile(o.profile, "saturation", o.sat)
+	cpu = startCPU(s)
+	res.satAcked = saturate(o, clients, run)
+	res.satCPU = cpu.stop()
+	stopServerProfile()
 	stopProfile()
+	res.sustained = float64(res.satAcked) / res.satCPU.wall.Seconds()
+	res.lost = run.lost.Load()
 	return res, nil
 }
 
@@ -152,7 +171,7 @@ func connect(o options, s *server, run *run, token string, res *result) ([]*clie
 			defer wg.Done()
 			defer func() { <-sem }()
 			name := fmt.Sprintf("bench/doc-%d/editor", i%o.docs)
-			c, err := dial(run, s.url, name, token, uint64(100000+i))
+			c, err := dial(run, s.url, name, token, i)
 			if err == nil {
 				select {
 				case <-c.synced:
@@ -170,6 +189,7 @@ func connect(o options, s *server, run *run, token string, res *result) ([]*clie
 		}()
 	}
 	wg.Wait()
+	run.clients = clients
 	var ok []*client
 	for _, c := range clients {
 		if c != nil {
@@ -182,67 +202,6 @@ func connect(o options, s *server, run *run, token string, res *result) ([]*clie
 	return ok, nil
 }
 
-// steady sends one update per client every 1/rate seconds, phases spread.
-func steady(o options, clients []*client) int {
-	period := time.Duration(float64(time.Second) / o.rate)
-	end := time.Now().Add(o.steady)
-	var sent sync.WaitGroup
-	counts := make([]int, len(clients))
-	for i, c := range clients {
-		sent.Add(1)
-		go func() {
-			defer sent.Done()
-			time.Sleep(time.Duration(rand.Int64N(int64(period))))
-			t := time.NewTicker(period)
-			defer t.Stop()
-			for time.Now().Before(end) {
-				if c.send() == nil {
-					counts[i]++
-				}
-				<-t.C
-			}
-		}()
-	}
-	sent.Wait()
-	total := 0
-	for _, n := range counts {
-		total += n
-	}
-	return total
-}
-
-// saturate lets every client send its next update once the previous one
-// was acknowledged, and returns the acknowledged updates per second.
-func saturate(o options, clients []*client, run *run) float64 {
-	for _, c := range clients {
-		for len(c.acks) > 0 {
-			<-c.acks
-		}
-	}
-	start := run.acked.Load()
-	t0 := time.Now()
-	end := t0.Add(o.sat)
-	var wg sync.WaitGroup
-	for _, c := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for time.Now().Before(end) {
-				if c.send() != nil {
-					return
-				}
-				select {
-				case <-c.acks:
-				case <-time.After(10 * time.Second):
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return float64(run.acked.Load()-start) / time.Since(t0).Seconds()
-}
-
 func percentile(d []time.Duration, p float64) time.Duration {
 	if len(d) == 0 {
 		return 0
@@ -253,14 +212,24 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 func report(o options, rs []result) {
 	fmt.Printf("\n%d clients over %d documents, steady %.2g updates/s per client for %s, saturation %s\n\n", o.clients, o.docs, o.rate, o.steady, o.sat)
-	fmt.Println("| server | memory/connection | delivery p50 | p99 | updates sent | deliveries | CPU/update | CPU (cores) | sustained updates/s |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| server | memory/connection | delivery p50 | p99 | updates sent | deliveries | CPU/update | CPU (cores) | sustained updates/s | saturated: server cores | client cores | client CPU/update |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
-		fmt.Printf("| %s | %.1f KiB | %s | %s | %d | %d | %s | %.2f | %.0f |\n", r.name, r.memPerConn/1024,
+		st, sat := r.steadyCPU, r.satCPU
+		fmt.Printf("| %s | %.1f KiB | %s | %s | %d | %d | %s | %.2f | %.0f | %.2f | %.2f | %s |\n", r.name, r.memPerConn/1024,
 			r.p50.Round(100*time.Microsecond), r.p99.Round(100*time.Microsecond), r.sent, r.delivered,
-			r.cpuPerUpdate.Round(time.Microsecond), r.cpuShare, r.sustained)
-		if r.connectErrs > 0 || r.badRecv > 0 {
-			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable)\n", r.name, r.connectErrs, r.badRecv)
+			per(st.server, float64(r.sent)).Round(time.Microsecond), st.cores(st.server), r.sustained,
+			sat.cores(sat.server), sat.cores(sat.client), per(sat.client, float64(r.satAcked)).Round(100*time.Nanosecond))
+	}
+	fmt.Println()
+	for _, r := range rs {
+		st := r.steadyCPU
+		sat := r.satCPU
+		fmt.Printf("%s: clients' CPU steady %.2f cores, %s per update sent; saturated %.2f cores; in the kernel %.0f%% and %.0f%%\n", r.name,
+			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond), sat.cores(sat.client),
+			100*st.clientSys.Seconds()/max(st.client.Seconds(), 1e-9), 100*sat.clientSys.Seconds()/max(sat.client.Seconds(), 1e-9))
+		if r.connectErrs > 0 || r.badRecv > 0 || r.lost > 0 {
+			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable, %d connections lost)\n", r.name, r.connectErrs, r.badRecv, r.lost)
 		}
 	}
 }

@@ -34,9 +34,18 @@ func (s *server) stop() {
 	}
 }
 
+// pid is the server process's id; 0 (no such process) for a server in
+// this process, as tests run.
+func (s *server) pid() int {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
 // cpuTime is the process's user+system CPU time.
 func (s *server) cpuTime() time.Duration {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid()))
 	if err != nil {
 		return 0
 	}
@@ -48,7 +57,7 @@ func (s *server) cpuTime() time.Duration {
 
 // rss is the process's resident memory in bytes.
 func (s *server) rss() int64 {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid()))
 	if err != nil {
 		return 0
 	}

@@ -20,10 +20,10 @@ func putString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// insertUpdate is the v1 update of client inserting s at clock, after its
-// own item ending at clock-1 (or at the start of the text for clock 0).
-func insertUpdate(client, clock uint64, s string) []byte {
-	b := make([]byte, 0, 32+len(s))
+// appendInsertUpdate appends the v1 update of client inserting s at clock,
+// after its own item ending at clock-1 (or at the start of the text for
+// clock 0).
+func appendInsertUpdate(b []byte, client, clock uint64, s []byte) []byte {
 	b = putUvarint(b, 1) // one client
 	b = putUvarint(b, 1) // one struct
 	b = putUvarint(b, client)
@@ -37,18 +37,19 @@ func insertUpdate(client, clock uint64, s string) []byte {
 		b = putUvarint(b, client)
 		b = putUvarint(b, clock-1)
 	}
-	b = putString(b, s)
+	b = putUvarint(b, uint64(len(s)))
+	b = append(b, s...)
 	return putUvarint(b, 0) // empty delete set
 }
 
 var errUpdate = errors.New("unexpected update shape")
 
-// updateEnds lists (client, clock after the last struct) of an update made
-// of strings, GC and Skip structs (what relays of insertUpdate contain).
-func updateEnds(u []byte) ([][2]uint64, error) {
+// appendUpdateEnds appends (client, clock after the last struct) of an
+// update made of strings, GC and Skip structs (what relays of
+// appendInsertUpdate contain) to out.
+func appendUpdateEnds(out [][2]uint64, u []byte) ([][2]uint64, error) {
 	r := reader{b: u}
 	n := r.uvarint()
-	var out [][2]uint64
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		structs, client, clock := r.uvarint(), r.uvarint(), r.uvarint()
 		for j := uint64(0); j < structs && r.err == nil; j++ {
@@ -77,13 +78,14 @@ func (r *reader) uvarint() uint64 {
 	return v
 }
 
-func (r *reader) str() string {
+// bytes reads a length-prefixed string in place.
+func (r *reader) bytes() []byte {
 	n := r.uvarint()
 	if r.err != nil || uint64(len(r.b)) < n {
 		r.err = errUpdate
-		return ""
+		return nil
 	}
-	s := string(r.b[:n])
+	s := r.b[:n]
 	r.b = r.b[n:]
 	return s
 }
@@ -114,14 +116,14 @@ func (r *reader) structLen() uint64 {
 	}
 	if info&0xc0 == 0 {
 		if r.uvarint() == 1 {
-			r.str()
+			r.bytes()
 		} else {
 			r.uvarint()
 			r.uvarint()
 		}
 	}
 	if info&0x20 != 0 {
-		r.str()
+		r.bytes()
 	}
-	return uint64(len(r.str())) // ASCII: one clock a byte
+	return uint64(len(r.bytes())) // ASCII: one clock a byte
 }

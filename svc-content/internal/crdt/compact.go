@@ -14,11 +14,12 @@ import (
 const compactTimeout = time.Minute
 
 // Compact merges the editor's log into a new state version and drops the
-// merged entries. It is safe to run anywhere at any time: of concurrent
-// compactions of one editor exactly one stores its state (the others
-// drop nothing), and an entry is dropped only after a state holding it is
-// stored, so a crash between the two only leaves entries that the next
-// read merges again to no effect. Time and memory: the document's size.
+// entries the state it replaces merged (freeMerged). It is safe to run
+// anywhere at any time: of concurrent compactions of one editor exactly
+// one stores its state (the others drop only entries that every later
+// state holds), and an entry is dropped only once a state holding it is
+// stored, so a crash in between only leaves entries that the next read
+// merges again to no effect. Time and memory: the document's size.
 func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	ctx, cancel := context.WithTimeout(ctx, compactTimeout)
 	defer cancel()
@@ -30,7 +31,10 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	}
 	if len(c.log) == 0 {
 		if c.state.keyedLog && c.state.logFrom <= c.state.LogSeq && s.settled(c.state) { // entries merged before
-			return s.store.DeleteLog(ctx, ws, c.state, nil)
+			if err := s.store.DeleteLog(ctx, ws, ed, c.state.logFrom, c.state.LogSeq, nil); err != nil {
+				return err
+			}
+			return s.store.SetLogFrom(ctx, ws, c.state, c.state.LogSeq+1)
 		}
 		return nil
 	}
@@ -52,14 +56,19 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	for _, e := range c.log {
 		next.LogSeq = max(next.LogSeq, e.Seq)
 	}
+	if err := s.freeMerged(ctx, ws, c.state, &next); err != nil {
+		return fmt.Errorf("crdt: drop merged log of %s: %w", ed.EditorID, err)
+	}
 	switch err := s.store.InsertState(ctx, ws, next); {
 	case errors.Is(err, ErrExists):
 		return nil // another compaction stored this version; ours stay logged
 	case err != nil:
 		return err
 	}
-	if err := s.store.DeleteLog(ctx, ws, s.deletable(c.state, next), c.log); err != nil {
-		return fmt.Errorf("crdt: drop merged log of %s: %w", ed.EditorID, err)
+	if legacy := previousWritersEntries(c.log); len(legacy) > 0 {
+		if err := s.store.DeleteLog(ctx, ws, ed, 1, 0, legacy); err != nil { // no sequence: next merged them
+			return fmt.Errorf("crdt: drop merged log of %s: %w", ed.EditorID, err)
+		}
 	}
 	s.store.PruneStates(ctx, ws, next)
 	s.editors.compacted(WorkspaceEditor{ws, ed}, int64(len(next.Update)))
@@ -103,16 +112,40 @@ const logDeleteLag = 2 * time.Minute
 // settled reports whether the entries st merged are logDeleteLag old.
 func (s *Service) settled(st State) bool { return s.now().Sub(st.LastUpdate) >= logDeleteLag }
 
-// deletable is next limited to the log sequences old may free: those old
-// merged when settled, none otherwise (logFrom stays, so the next
-// compaction deletes them).
-func (s *Service) deletable(old, next State) State {
-	d := next
-	d.LogSeq = d.logFrom - 1
-	if old.keyedLog && s.settled(old) {
-		d.LogSeq = max(old.LogSeq, d.LogSeq)
+// freeMerged deletes the log entries the replaced state old merged, once
+// they are settled, before next (the state replacing it) is stored, and
+// records in next that they are gone (logFrom), so storing next is the
+// compaction's only write of a state (deleting after it cost an update
+// of next, which the embedded store runs as a read and a rewrite of the
+// whole state). It is safe before next is stored: old is stored and
+// every later version derives from it (a version is a unique insert of
+// the one after the latest), so whether next is stored, loses to another
+// compaction or is never stored (a crash), what old merged stays in the
+// latest state. A crash after the delete leaves old's logFrom behind,
+// and the next compaction deletes that range again, finding nothing.
+// What next merges itself stays logged until the compaction after it.
+func (s *Service) freeMerged(ctx context.Context, ws string, old State, next *State) error {
+	if !old.keyedLog || !s.settled(old) || old.LogSeq < old.logFrom {
+		return nil
 	}
-	return d
+	if err := s.store.DeleteLog(ctx, ws, old.Editor, old.logFrom, old.LogSeq, nil); err != nil {
+		return err
+	}
+	next.logFrom = old.LogSeq + 1
+	return nil
+}
+
+// previousWritersEntries are the entries of log without a sequence (the
+// previous writer's log, read by query): a compaction deletes them once
+// the state merging them is stored.
+func previousWritersEntries(log []LogEntry) []LogEntry {
+	var legacy []LogEntry
+	for _, e := range log {
+		if e.Seq == 0 {
+			legacy = append(legacy, e)
+		}
+	}
+	return legacy
 }
 
 // maxStateDocBytes bounds a state's update plus data below MongoDB's 16

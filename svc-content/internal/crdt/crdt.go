@@ -119,9 +119,13 @@ type Store interface {
 	// latest state when it merged entries the reader never saw, and the
 	// reader's Mark once it has them.
 	FindMissing(ctx context.Context, ws string, ed Editor, since Mark, held func(seq int64) bool) (Missing, error)
-	// DeleteLog removes the editor's entries that merged (stored) holds:
-	// those of entries and every sequence from merged's logFrom on.
-	DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error
+	// DeleteLog removes the editor's log sequences from up to through
+	// (a stored state holds them) and the previous writer's entries of
+	// legacy.
+	DeleteLog(ctx context.Context, ws string, ed Editor, from, through int64, legacy []LogEntry) error
+	// SetLogFrom records in the stored state st that the editor's log
+	// holds no sequence below from.
+	SetLogFrom(ctx context.Context, ws string, st State, from int64) error
 
 	// MoveDocument re-keys every state and log entry of doc to newDoc.
 	MoveDocument(ctx context.Context, ws, org, doc, newDoc string) (int64, error)

@@ -16,11 +16,18 @@ import (
 )
 
 // countingStore counts the store calls of the append path and can fail
-// DeleteLog (a crash between storing a state and dropping its log).
+// DeleteLog and InsertState (a crash around a compaction's writes).
 type countingStore struct {
 	Store
 	appendCalls, sizeCalls atomic.Int64
-	failDelete             atomic.Bool
+	failDelete, failInsert atomic.Bool
+}
+
+func (s *countingStore) InsertState(ctx context.Context, ws string, st State) error {
+	if s.failInsert.Load() {
+		return errors.New("crash")
+	}
+	return s.Store.InsertState(ctx, ws, st)
 }
 
 func (s *countingStore) AppendLog(ctx context.Context, entries []WorkspaceEntry) []error {
@@ -33,11 +40,11 @@ func (s *countingStore) StateSizes(ctx context.Context, eds []WorkspaceEditor) (
 	return s.Store.StateSizes(ctx, eds)
 }
 
-func (s *countingStore) DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error {
+func (s *countingStore) DeleteLog(ctx context.Context, ws string, ed Editor, from, through int64, legacy []LogEntry) error {
 	if s.failDelete.Load() {
 		return errors.New("crash")
 	}
-	return s.Store.DeleteLog(ctx, ws, merged, entries)
+	return s.Store.DeleteLog(ctx, ws, ed, from, through, legacy)
 }
 
 func newCountingService(t *testing.T, settings Settings) (*Service, *countingStore) {
@@ -146,40 +153,59 @@ func TestAppendUpdatesCreatesAndRefuses(t *testing.T) {
 	}
 }
 
-// Compaction merges the log into a new state and drops exactly the merged
-// entries; a crash between the two loses nothing.
+// Compaction merges the log into a new state and drops exactly the
+// entries the replaced state merged; a crash on either side of the drop
+// (before the new state is stored) loses nothing.
 func TestCompactionIsCrashSafe(t *testing.T) {
 	svc, cs := newCountingService(t, Settings{CompactEntries: 1000})
 	ctx := t.Context()
 	if err := svc.Add(ctx, "ws1", ed, content("text", `"a"`), ""); err != nil {
 		t.Fatal(err)
 	}
-	state, _ := svc.LoadUpdate(ctx, "ws1", ed)
-	for i, s := range []string{"b", "c", "d"} {
-		if err := svc.AppendUpdate(ctx, "ws1", ed, textEdit(t, state, "content", s, uint64(10+i)), "u"); err != nil {
-			t.Fatal(err)
+	client := uint64(10)
+	appendLetters := func(letters ...string) {
+		for _, s := range letters {
+			client++
+			state, _ := svc.LoadUpdate(ctx, "ws1", ed)
+			if err := svc.AppendUpdate(ctx, "ws1", ed, textEdit(t, state, "content", s, client), "u"); err != nil {
+				t.Fatal(err)
+			}
 		}
-		state, _ = svc.LoadUpdate(ctx, "ws1", ed)
 	}
+	check := func(when string, version int64, unmerged, stored int, data string) {
+		t.Helper()
+		st, log, err := svc.store.FindCurrent(ctx, "ws1", ed)
+		left, _ := svc.store.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
+		if err != nil || st.Version != version || len(log) != unmerged || len(left) != stored || getData(t, svc, ed) != data {
+			t.Fatalf("%s: version %d, %d unmerged, %d stored, data %s (%v); want %d, %d, %d, %s",
+				when, st.Version, len(log), len(left), getData(t, svc, ed), err, version, unmerged, stored, data)
+		}
+	}
+	appendLetters("b", "c", "d")
+	if err := svc.Compact(ctx, "ws1", ed); err != nil { // v2 merges b c d; v1 merged nothing to free
+		t.Fatal(err)
+	}
+	appendLetters("e")
+	later := svc.now().Add(logDeleteLag) // v2's entries settled: the next compaction frees them
+	svc.now = func() time.Time { return later }
 	cs.failDelete.Store(true)
 	if err := svc.Compact(ctx, "ws1", ed); err == nil {
 		t.Fatal("compaction with a failing log delete reported success")
 	}
+	check("after a failed delete", 2, 1, 4, `"abcde"`)
 	cs.failDelete.Store(false)
-	later := svc.now().Add(logDeleteLag) // the entries settled: the next compaction may free them
-	svc.now = func() time.Time { return later }
-	st, log, _ := svc.store.FindCurrent(ctx, "ws1", ed)
-	left, _ := svc.store.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
-	if st.Version != 2 || len(log) != 0 || len(left) != 3 || getData(t, svc, ed) != `"abcd"` {
-		t.Fatalf("after the crash: version %d, %d unmerged, %d left, data %s", st.Version, len(log), len(left), getData(t, svc, ed))
+	cs.failInsert.Store(true)
+	if err := svc.Compact(ctx, "ws1", ed); err == nil {
+		t.Fatal("compaction with a failing state insert reported success")
 	}
+	check("after the delete, before the state", 2, 1, 1, `"abcde"`)
+	cs.failInsert.Store(false)
 	if err := svc.Compact(ctx, "ws1", ed); err != nil {
 		t.Fatal(err)
 	}
-	st, log, _ = svc.store.FindCurrent(ctx, "ws1", ed)
-	left, _ = svc.store.FindDocumentLog(ctx, "ws1", ed.OrganizationID, ed.DocumentID)
-	if st.Version != 2 || len(log) != 0 || len(left) != 0 || string(st.Data) != `"abcd"` || getData(t, svc, ed) != `"abcd"` {
-		t.Fatalf("after compaction: version %d, %d logged, state data %s", st.Version, len(log), st.Data)
+	check("after compaction", 3, 0, 1, `"abcde"`)
+	if st, _, _ := svc.store.FindCurrent(ctx, "ws1", ed); string(st.Data) != `"abcde"` {
+		t.Fatalf("state data %s", st.Data)
 	}
 }
 

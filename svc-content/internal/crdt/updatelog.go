@@ -221,18 +221,18 @@ func (s *mongoStore) aboveMerged(ctx context.Context, ws string, ed Editor, key 
 	return st.LogSeq < seq, nil
 }
 
-// DeleteLog deletes the sequences merged's logFrom up to its LogSeq and
-// the previous writer's entries given, in one delete command of one
+// DeleteLog deletes the editor's log sequences from up to through and the
+// previous writer's entries given, in one delete command of one
 // statement per _id (each an index seek on FerretDB, where a filter on
 // several ids scans; a round trip per entry made compaction cost a
-// command per update), then records in merged that they are gone.
-func (s *mongoStore) DeleteLog(ctx context.Context, ws string, merged State, entries []LogEntry) error {
-	key := editorKey(ws, merged.Editor)
+// command per update).
+func (s *mongoStore) DeleteLog(ctx context.Context, ws string, ed Editor, from, through int64, legacy []LogEntry) error {
+	key := editorKey(ws, ed)
 	var deletes []mongo.WriteModel
-	for seq := max(merged.logFrom, 1); seq <= merged.LogSeq; seq++ {
+	for seq := max(from, 1); seq <= through; seq++ {
 		deletes = append(deletes, mongo.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: logSlot(key, seq)}}))
 	}
-	for _, e := range entries {
+	for _, e := range legacy {
 		if e.Seq != 0 {
 			continue
 		}
@@ -242,15 +242,17 @@ func (s *mongoStore) DeleteLog(ctx context.Context, ws string, merged State, ent
 		}
 		deletes = append(deletes, mongo.NewDeleteOneModel().SetFilter(bson.D{{Key: "_id", Value: oid}}))
 	}
-	if len(deletes) > 0 {
-		if _, err := s.log.BulkWrite(ctx, deletes, options.BulkWrite().SetOrdered(false)); err != nil {
-			return err
-		}
+	if len(deletes) == 0 {
+		return nil
 	}
-	if merged.LogSeq < merged.logFrom {
-		return nil // no sequence freed: logFrom stays
-	}
-	deleted := bson.D{{Key: "$set", Value: bson.D{{Key: "logFrom", Value: merged.LogSeq + 1}}}}
-	_, err := s.states.UpdateOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, merged.Version)}}, deleted)
+	_, err := s.log.BulkWrite(ctx, deletes, options.BulkWrite().SetOrdered(false))
+	return err
+}
+
+// SetLogFrom records in the stored state st that its editor's log holds
+// no sequence below from.
+func (s *mongoStore) SetLogFrom(ctx context.Context, ws string, st State, from int64) error {
+	deleted := bson.D{{Key: "$set", Value: bson.D{{Key: "logFrom", Value: from}}}}
+	_, err := s.states.UpdateOne(ctx, bson.D{{Key: "_id", Value: stateSlot(editorKey(ws, st.Editor), st.Version)}}, deleted)
 	return err
 }
