@@ -43,6 +43,10 @@ type Config struct {
 	// syncs every commit (also survives those), about 2-3 times slower per
 	// write.
 	EmbeddedSync string `env:"EMBEDDED_SYNC, default=normal"`
+	// PprofAddr, when set, serves Go's profiles (/debug/pprof/) there:
+	// benchmarks profile the whole system under load (realtimebench
+	// -profile). Off by default; meant for a loopback address.
+	PprofAddr string `env:"PPROF_ADDR"`
 }
 
 // Validate checks that bootstrap credentials come as a pair.
@@ -87,6 +91,9 @@ func realMain(ctx context.Context, started func(*system.System)) error {
 	}
 	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
 	config.Log(ctx, logger, "starting local system", &cfg)
+	if err := servePprof(ctx, cfg.PprofAddr); err != nil {
+		return err
+	}
 
 	sys, err := system.Start(ctx, system.Options{
 		DataDir:      cfg.DataDir,

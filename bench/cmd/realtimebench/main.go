@@ -35,6 +35,7 @@ type options struct {
 	only          string
 	cpuProfile    string
 	loops         int
+	profile       string // directory for CPU profiles of ours; empty: none
 }
 
 type result struct {
@@ -59,6 +60,7 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
 	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
+	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (the server: steady.pprof, saturation.pprof) and its heap allocations to this directory")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -78,7 +80,7 @@ func realMain(o options) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		s, token, err := startOurs(dir, "bench")
+		s, token, err := startOurs(dir, "bench", o.profile != "")
 		if err != nil {
 			return err
 		}
@@ -129,8 +131,10 @@ func measure(o options, s *server, token, key string) (result, error) {
 	}
 	run.measure.Store(true)
 	stopProfile := startProfile(o.cpuProfile, key+"-steady")
+	stopServerProfile := s.profile(o.profile, "steady", o.steady)
 	cpu := startCPU(s)
 	res.sent = steady(o, clients)
+	stopServerProfile()
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
 	res.steadyCPU = cpu.stop()
@@ -144,9 +148,11 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res.badRecv = run.errors.Load()
 
 	stopProfile = startProfile(o.cpuProfile, key+"-saturated")
+	stopServerProfile = s.profile(o.profile, "saturation", o.sat)
 	cpu = startCPU(s)
 	res.satAcked = saturate(o, clients, run)
 	res.satCPU = cpu.stop()
+	stopServerProfile()
 	stopProfile()
 	res.sustained = float64(res.satAcked) / res.satCPU.wall.Seconds()
 	res.lost = run.lost.Load()

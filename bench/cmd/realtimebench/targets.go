@@ -15,7 +15,7 @@ import (
 // startOurs builds and runs the local system (gateway, services, embedded
 // FerretDB and Redis in one process) and mints a user token granting the
 // benchmark's organization.
-func startOurs(dataDir, org string) (*server, string, error) {
+func startOurs(dataDir, org string, profiled bool) (*server, string, error) {
 	bin := filepath.Join(dataDir, "local")
 	build := exec.Command("go", "build", "-o", bin, "github.com/opencollab/backend/deploy/local")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -26,6 +26,10 @@ func startOurs(dataDir, org string) (*server, string, error) {
 	s.cmd = exec.Command(bin)
 	s.cmd.Env = append(os.Environ(), "DATA_DIR="+filepath.Join(dataDir, "data"), "GATEWAY_ADDR="+addr, "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0",
 		"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT=10000")
+	if profiled {
+		s.pprof = freePort()
+		s.cmd.Env = append(s.cmd.Env, "PPROF_ADDR="+s.pprof)
+	}
 	s.cmd.Stdout, s.cmd.Stderr = &s.out, &s.out
 	if err := s.cmd.Start(); err != nil {
 		return nil, "", err
