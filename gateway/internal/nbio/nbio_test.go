@@ -8,41 +8,37 @@ import (
 	"io"
 	"net"
 	"os"
+	"syscall"
 	"testing"
 	"time"
 )
 
-// tcpPair is a connected loopback TCP pair: the accepted end and the
-// dialled one.
-func tcpPair(t *testing.T) (server, client net.Conn) {
+// socketPair is a connected pair of unix stream sockets as net.Conns.
+func socketPair(t *testing.T) (server, client net.Conn) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	client, err = net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
+	conns := make([]net.Conn, 2)
+	for i, fd := range fds {
+		f := os.NewFile(uintptr(fd), "socketpair")
+		c, err := net.FileConn(f) // a dup: the file is closed below
+		_ = f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
 	}
-	server = <-accepted
-	if server == nil {
-		t.Fatal("accept failed")
-	}
-	t.Cleanup(func() { _ = server.Close(); _ = client.Close() })
-	return server, client
+	t.Cleanup(func() { _ = conns[0].Close(); _ = conns[1].Close() })
+	return conns[0], conns[1]
 }
 
 func TestSocketReadsAndWritesLikeTheConn(t *testing.T) {
-	server, client := tcpPair(t)
+	server, client := socketPair(t)
 	s := New(server)
 	if s == nil {
-		t.Fatal("New refused a TCP connection")
+		t.Fatal("New refused a unix socket")
 	}
 	go func() { _, _ = client.Write([]byte("hello")) }()
 	buf := make([]byte, 64)
@@ -64,7 +60,7 @@ func TestSocketReadsAndWritesLikeTheConn(t *testing.T) {
 }
 
 func TestSocketWriteWaitsForRoom(t *testing.T) {
-	server, client := tcpPair(t)
+	server, client := socketPair(t)
 	s := New(server)
 	// Far more than the socket buffers hold, in writes up to the raw
 	// limit: most of it can only go once the peer reads.
@@ -79,7 +75,7 @@ func TestSocketWriteWaitsForRoom(t *testing.T) {
 			}
 			b = b[k:]
 		}
-		done <- server.(*net.TCPConn).CloseWrite()
+		done <- server.(*net.UnixConn).CloseWrite()
 	}()
 	got, err := io.ReadAll(client)
 	if err != nil || !bytes.Equal(got, want) {
@@ -91,7 +87,7 @@ func TestSocketWriteWaitsForRoom(t *testing.T) {
 }
 
 func TestSocketHonoursDeadlinesAndClose(t *testing.T) {
-	server, _ := tcpPair(t)
+	server, _ := socketPair(t)
 	s := New(server)
 	_ = server.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
 	_, err := s.Read(make([]byte, 8))
@@ -108,13 +104,12 @@ func TestSocketHonoursDeadlinesAndClose(t *testing.T) {
 	}
 }
 
-func TestSocketReportsAPeerReset(t *testing.T) {
-	server, client := tcpPair(t)
+func TestSocketReportsAClosedPeer(t *testing.T) {
+	server, client := socketPair(t)
 	s := New(server)
-	_ = client.(*net.TCPConn).SetLinger(0)
-	_ = client.Close() // a reset
+	_ = client.Close()
 	var err error
-	for range 100 { // the reset may need a write to surface
+	for range 100 { // the close may need a write to surface
 		if _, err = s.Write([]byte("x")); err != nil {
 			break
 		}
@@ -122,12 +117,12 @@ func TestSocketReportsAPeerReset(t *testing.T) {
 	}
 	var oe *net.OpError
 	if !errors.As(err, &oe) || oe.Op != "write" {
-		t.Fatalf("Write to a reset peer = %v; want a *net.OpError for write", err)
+		t.Fatalf("Write to a closed peer = %v; want a *net.OpError for write", err)
 	}
 }
 
 func TestSocketReadAndWriteAllocateNothing(t *testing.T) {
-	server, client := tcpPair(t)
+	server, client := socketPair(t)
 	s := New(server)
 	msg, buf, peer := []byte("ping"), make([]byte, 16), make([]byte, 16)
 	allocs := testing.AllocsPerRun(200, func() {
@@ -149,7 +144,20 @@ func TestSocketReadAndWriteAllocateNothing(t *testing.T) {
 	}
 }
 
-func TestNewLeavesOtherConnsAlone(t *testing.T) {
+func TestNewTakesPlainSocketsOnly(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if New(c) == nil {
+		t.Fatal("New refused a TCP connection")
+	}
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
