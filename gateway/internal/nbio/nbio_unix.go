@@ -1,4 +1,4 @@
-//go:build unix && !linux
+//go:build (unix && !linux) || (linux && race)
 
 package nbio
 
@@ -7,8 +7,10 @@ import "syscall"
 const supported = true
 
 // Read is one read(2) of the non-blocking descriptor fd, retried on
-// EINTR; a failed one reports 0 bytes. Outside Linux it is the syscall
-// package's (with the scheduler's bookkeeping).
+// EINTR; a failed one reports 0 bytes. Outside Linux, and under the race
+// detector (which learns from the syscall package's reads and writes that
+// a socket's bytes order what its two ends did), it is the syscall
+// package's, with the scheduler's bookkeeping.
 func Read(fd int, b []byte) (int, error) {
 	for {
 		n, err := syscall.Read(fd, b)
