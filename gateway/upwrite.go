@@ -5,6 +5,8 @@ import (
 	"net"
 	"os"
 	"syscall"
+
+	"github.com/opencollab/backend/gateway/internal/nbio"
 )
 
 // upReader is what an upstream connection's bufio.Reader reads from. A
@@ -17,7 +19,8 @@ import (
 // Skipping that first try is safe here, not on the client side: the read
 // readiness is reset before the request is written, and a service sends
 // nothing unasked, so whatever makes the socket readable (the answer, or
-// a close) comes after the write and wakes the wait.
+// a close) comes after the write and wakes the wait. The write and the
+// read are raw calls (nbio): no scheduler bookkeeping, no wake of sysmon.
 type upReader struct {
 	conn    net.Conn
 	raw     syscall.RawConn // nil: TLS, or not a socket (tests)
@@ -65,7 +68,7 @@ func (r *upReader) Read(p []byte) (int, error) {
 	err := r.raw.Read(func(fd uintptr) bool {
 		if !written {
 			written = true
-			k, err := writeFD(int(fd), out)
+			k, err := nbio.Write(int(fd), out)
 			switch {
 			case err != nil && err != syscall.EAGAIN:
 				werr = err
@@ -76,7 +79,7 @@ func (r *upReader) Read(p []byte) (int, error) {
 			}
 			return false // wait for the answer
 		}
-		n, rerr = readFD(int(fd), p)
+		n, rerr = nbio.Read(int(fd), p)
 		return rerr != syscall.EAGAIN
 	})
 	switch {

@@ -17,17 +17,8 @@ func rawSocket(c net.Conn) syscall.RawConn {
 	return nil
 }
 
-// writeFD and readFD are one non-blocking syscall each, retried on EINTR;
-// a failed one reports 0 bytes.
-func writeFD(fd int, b []byte) (int, error) {
-	for {
-		n, err := syscall.Write(fd, b)
-		if err != syscall.EINTR {
-			return max(n, 0), err
-		}
-	}
-}
-
+// readFD is one non-blocking read, retried on EINTR; a failed one reports
+// 0 bytes (the tunnel relay's, on its own thread).
 func readFD(fd int, b []byte) (int, error) {
 	for {
 		n, err := syscall.Read(fd, b)

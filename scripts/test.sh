@@ -4,6 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# -trimpath for every go command below (vet, the module builds, go test,
+# the fuzz targets, and the go builds tests run): without it Go keys each
+# compiled package of this repository by its directory, so a clone at
+# another path (CI clones afresh for each run, a developer's worktree)
+# compiled all of them again although GOCACHE held them; with it the
+# build cache is shared by every checkout of the same code. Added to the
+# GOFLAGS `go env` gives, which the environment variable would replace.
+GOFLAGS="$(go env GOFLAGS) -trimpath"
+export GOFLAGS
+
 # A local redis-server gives each test its own Redis (pkg/testenv); without
 # one the tests fall back to in-process miniredis, so this is best effort.
 if ! command -v redis-server >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

@@ -43,9 +43,9 @@ type Config struct {
 	// syncs every commit (also survives those), about 2-3 times slower per
 	// write.
 	EmbeddedSync string `env:"EMBEDDED_SYNC, default=normal"`
-	// Where net/http/pprof answers (CPU and mutex profiles, execution
-	// traces: realtimebench -trace), e.g. 127.0.0.1:6060; off when empty.
-	// Never on a public address.
+	// PprofAddr, when set, serves Go's profiles (/debug/pprof/) there:
+	// benchmarks profile the whole system under load (realtimebench
+	// -profile). Off by default; meant for a loopback address.
 	PprofAddr string `env:"PPROF_ADDR"`
 }
 
@@ -91,6 +91,9 @@ func realMain(ctx context.Context, started func(*system.System)) error {
 	}
 	defer func() { _ = shutdown(context.WithoutCancel(ctx)) }()
 	config.Log(ctx, logger, "starting local system", &cfg)
+	if err := servePprof(ctx, cfg.PprofAddr); err != nil {
+		return err
+	}
 
 	sys, err := system.Start(ctx, system.Options{
 		DataDir:      cfg.DataDir,
@@ -108,13 +111,6 @@ func realMain(ctx context.Context, started func(*system.System)) error {
 	})
 	if err != nil {
 		return err
-	}
-	if cfg.PprofAddr != "" {
-		stopPprof, err := servePprof(cfg.PprofAddr)
-		if err != nil {
-			return err
-		}
-		defer stopPprof()
 	}
 	started(sys)
 	return sys.Wait()

@@ -1,25 +1,32 @@
 package main
 
 import (
-	"fmt"
+	"context"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"time"
 )
 
-// servePprof serves the runtime's profiles and execution traces on addr
-// (opt-in, PPROF_ADDR): how the latency tail of a benchmark is taken
-// apart. The handlers are on a mux of their own, never the gateway's.
-func servePprof(addr string) (stop func(), err error) {
+// servePprof serves the process's profiles on addr until ctx ends; no
+// address, no listener.
+func servePprof(ctx context.Context, addr string) error {
+	if addr == "" {
+		return nil
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("PPROF_ADDR: %w", err)
+		return err
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	srv := &http.Server{Handler: mux}
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace) // realtimebench -trace
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return func() { _ = srv.Close() }, nil
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	return nil
 }

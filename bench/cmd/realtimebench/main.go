@@ -33,9 +33,10 @@ type options struct {
 	rate          float64
 	steady, sat   time.Duration
 	only          string
-	trace         string
 	cpuProfile    string
 	loops         int
+	profile       string // directory for CPU profiles of ours; empty: none
+	trace         string // file for an execution trace of ours; empty: none
 }
 
 type result struct {
@@ -58,9 +59,10 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
-	flag.StringVar(&o.trace, "trace", "", "write an execution trace of ours in the steady phase to this file")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
 	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
+	flag.StringVar(&o.trace, "trace", "", "write an execution trace of ours in the steady phase to this file")
+	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (the server: steady.pprof, saturation.pprof) and its heap allocations to this directory")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -80,7 +82,7 @@ func realMain(o options) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		s, token, err := startOurs(dir, "bench", o.trace != "")
+		s, token, err := startOurs(dir, "bench", o.profile != "" || o.trace != "")
 		if err != nil {
 			return err
 		}
@@ -131,12 +133,14 @@ func measure(o options, s *server, token, key string) (result, error) {
 	}
 	run.measure.Store(true)
 	stopProfile := startProfile(o.cpuProfile, key+"-steady")
+	stopServerProfile := s.profile(o.profile, "steady", o.steady)
 	cpu := startCPU(s)
 	var traced chan error
 	if o.trace != "" && s.pprof != "" {
 		traced = traceSteady(s, o.trace)
 	}
 	res.sent = steady(o, clients)
+	stopServerProfile()
 	if traced != nil {
 		if err := <-traced; err != nil {
 			return res, err
@@ -155,9 +159,11 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res.badRecv = run.errors.Load()
 
 	stopProfile = startProfile(o.cpuProfile, key+"-saturated")
+	stopServerProfile = s.profile(o.profile, "saturation", o.sat)
 	cpu = startCPU(s)
 	res.satAcked = saturate(o, clients, run)
 	res.satCPU = cpu.stop()
+	stopServerProfile()
 	stopProfile()
 	res.sustained = float64(res.satAcked) / res.satCPU.wall.Seconds()
 	res.lost = run.lost.Load()

@@ -14,12 +14,11 @@ import (
 
 // server is a target process: its pid gives CPU time and memory.
 type server struct {
-	name string
-	cmd  *exec.Cmd
-	url  string // WebSocket URL of the Hocuspocus endpoint
-	out  bytes.Buffer
-	// pprof is the address of ours' profiles ("" when off or Hocuspocus).
-	pprof string
+	name  string
+	cmd   *exec.Cmd
+	url   string // WebSocket URL of the Hocuspocus endpoint
+	pprof string // address of its Go profiles; empty: not profiled
+	out   bytes.Buffer
 }
 
 func (s *server) stop() {

@@ -14,8 +14,8 @@ import (
 
 // startOurs builds and runs the local system (gateway, services, embedded
 // FerretDB and Redis in one process) and mints a user token granting the
-// benchmark's organization. pprof: it serves its profiles (PPROF_ADDR).
-func startOurs(dataDir, org string, pprof bool) (*server, string, error) {
+// benchmark's organization.
+func startOurs(dataDir, org string, profiled bool) (*server, string, error) {
 	bin := filepath.Join(dataDir, "local")
 	build := exec.Command("go", "build", "-o", bin, "github.com/opencollab/backend/deploy/local")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -26,7 +26,7 @@ func startOurs(dataDir, org string, pprof bool) (*server, string, error) {
 	s.cmd = exec.Command(bin)
 	s.cmd.Env = append(os.Environ(), "DATA_DIR="+filepath.Join(dataDir, "data"), "GATEWAY_ADDR="+addr, "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0",
 		"REALTIME_MAX_CONNECTIONS_PER_DOCUMENT=10000")
-	if pprof {
+	if profiled {
 		s.pprof = freePort()
 		s.cmd.Env = append(s.cmd.Env, "PPROF_ADDR="+s.pprof)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/opencollab/backend/gateway/internal/httpfield"
+	"github.com/opencollab/backend/gateway/internal/nbio"
 )
 
 // Connection states, for Shutdown: only an idle connection may be closed
@@ -37,8 +38,10 @@ const (
 // conn serves the requests of one connection, one after the other, reusing
 // the request, its header map and the buffers for each.
 type conn struct {
-	srv       *Server
-	nc        net.Conn
+	srv *Server
+	nc  net.Conn
+	// sock reads and writes nc with raw syscalls (nbio); nil: nc's own.
+	sock      *nbio.Socket
 	br        *bufio.Reader
 	state     atomic.Int32
 	head      []byte
@@ -88,6 +91,7 @@ func (c *conn) serve(base context.Context) {
 
 // init makes what every request of the connection reuses.
 func (c *conn) init(ctx context.Context) {
+	c.sock = nbio.New(c.nc)
 	c.br = bufio.NewReaderSize(socketReader{c}, readBufferSize)
 	c.head = make([]byte, 0, readBufferSize)
 	c.vals = make([]string, 0, 32)

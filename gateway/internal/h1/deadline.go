@@ -50,6 +50,9 @@ func (r socketReader) Read(p []byte) (int, error) {
 		c.dl.readSet = c.dl.readDue
 		_ = c.nc.SetReadDeadline(c.dl.readDue)
 	}
+	if c.sock != nil {
+		return c.sock.Read(p)
+	}
 	return c.nc.Read(p)
 }
 
@@ -58,6 +61,9 @@ func (c *conn) write(p []byte) (int, error) {
 	if !c.dl.near(c.dl.writeSet, c.dl.writeDue) {
 		c.dl.writeSet = c.dl.writeDue
 		_ = c.nc.SetWriteDeadline(c.dl.writeDue)
+	}
+	if c.sock != nil {
+		return c.sock.Write(p)
 	}
 	return c.nc.Write(p)
 }

@@ -24,7 +24,7 @@ type Debouncer struct {
 	logger  *slog.Logger
 
 	mu      sync.Mutex
-	pending map[string]*pendingEdit
+	pending map[DocKey]*pendingEdit
 	wg      sync.WaitGroup
 	// slots bounds the publishes under way: each renders its document
 	// (read from the store when it is not loaded here), and the editors
@@ -52,7 +52,7 @@ func NewDebouncer(pub EditPublisher, quiet time.Duration, logger *slog.Logger) *
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Debouncer{pub: pub, quiet: quiet, maxWait: quiet * debounceMaxWaitFactor, logger: logger, pending: map[string]*pendingEdit{},
+	return &Debouncer{pub: pub, quiet: quiet, maxWait: quiet * debounceMaxWaitFactor, logger: logger, pending: map[DocKey]*pendingEdit{},
 		slots: make(chan struct{}, maxConcurrentPublishes)}
 }
 
@@ -64,21 +64,21 @@ func (d *Debouncer) Edited(key DocKey, authors []Author) {
 	by := authors[len(authors)-1]
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	p, ok := d.pending[key.id()]
+	p, ok := d.pending[key]
 	if !ok {
 		p = &pendingEdit{key: key, first: time.Now()}
-		d.pending[key.id()] = p
-		p.timer = time.AfterFunc(d.quiet, func() { d.fire(key.id()) })
+		d.pending[key] = p
+		p.timer = time.AfterFunc(d.quiet, func() { d.fire(key) })
 	} else if time.Since(p.first) < d.maxWait {
 		p.timer.Reset(d.quiet)
 	}
 	p.by = by
 }
 
-func (d *Debouncer) fire(id string) {
+func (d *Debouncer) fire(key DocKey) {
 	d.mu.Lock()
-	p, ok := d.pending[id]
-	delete(d.pending, id)
+	p, ok := d.pending[key]
+	delete(d.pending, key)
 	if ok {
 		d.wg.Add(1)
 	}
@@ -99,14 +99,14 @@ func (d *Debouncer) fire(id string) {
 // Flush publishes what is pending now (shutdown) and waits for it.
 func (d *Debouncer) Flush() {
 	d.mu.Lock()
-	ids := make([]string, 0, len(d.pending))
-	for id, p := range d.pending {
+	keys := make([]DocKey, 0, len(d.pending))
+	for key, p := range d.pending {
 		p.timer.Stop()
-		ids = append(ids, id)
+		keys = append(keys, key)
 	}
 	d.mu.Unlock()
-	for _, id := range ids {
-		d.fire(id)
+	for _, key := range keys {
+		d.fire(key)
 	}
 	d.wg.Wait()
 }

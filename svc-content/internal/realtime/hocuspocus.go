@@ -114,7 +114,7 @@ func (s *hpSocket) receive(msg []byte) (int, string) {
 // authenticate decides the document's token; on success the queued
 // messages run.
 func (s *hpSocket) authenticate(d *hpDoc, token string) {
-	f := hpFramer{addr: d.addr}
+	f := newHPFramer(d.addr)
 	name, sessionID, _ := strings.Cut(d.addr, "\x00")
 	org, doc, editor, err := ParseDocName(name)
 	if err != nil {
@@ -178,7 +178,7 @@ func (s *hpSocket) handle(d *hpDoc, hm hpMessage) (int, string) {
 	m, r := d.m, d.m.room
 	switch hm.typ {
 	case hpSync, hpSyncReply:
-		sync, err := yproto.ReadSync(hm.body)
+		sync, err := yproto.ReadSync(&hm.body)
 		if err != nil {
 			return CloseBadRequest, err.Error()
 		}
@@ -204,8 +204,9 @@ func (s *hpSocket) handle(d *hpDoc, hm hpMessage) (int, string) {
 		r.relayStateless(payload, m)
 		s.hub.publishStateless(r, payload)
 	case hpAuth:
+		auth := hm                  // a copy: the closure must not take hm off the stack
 		done := make(chan struct{}) // off the read goroutine's stack, as open
-		go func() { defer close(done); s.tokenSync(m, hm) }()
+		go func() { defer close(done); s.tokenSync(m, auth) }()
 		<-done
 	case hpClose:
 		m.end(CloseNormal, "provider_initiated")

@@ -1,6 +1,8 @@
 package realtime
 
 import (
+	"unicode/utf8"
+
 	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
 	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
@@ -36,7 +38,19 @@ const (
 )
 
 // hpFramer frames Hocuspocus messages for one document address.
-type hpFramer struct{ addr string }
+type hpFramer struct {
+	addr string
+	// saved is the acknowledgement of a stored update, framed once: it
+	// is the same for every update of the session.
+	saved []byte
+}
+
+// newHPFramer is the framer of a session at addr.
+func newHPFramer(addr string) hpFramer {
+	f := hpFramer{addr: addr}
+	f.saved = f.syncStatus(true)
+	return f
+}
 
 func (f hpFramer) header(typ uint64, extra int) lib0.Encoder {
 	e := lib0.Encoder{Buf: make([]byte, 0, len(f.addr)+extra+8)}
@@ -71,6 +85,9 @@ func (f hpFramer) syncStep2(u []byte) []byte {
 }
 
 func (f hpFramer) syncStatus(saved bool) []byte {
+	if saved && f.saved != nil {
+		return f.saved // shared: queued messages are never changed
+	}
 	e := f.header(hpSyncStatus, 1)
 	if saved {
 		e.WriteVarUint(1)
@@ -111,16 +128,22 @@ func (f hpFramer) closed(reason string) []byte {
 }
 
 // hpMessage is a parsed client message: its address, type and the rest.
+// It is read in place, with no allocation: every update a client sends
+// is one.
 type hpMessage struct {
-	addr string
+	addr []byte // within the message
 	typ  uint64
-	body *lib0.Decoder
+	body lib0.Decoder
 }
 
 func readHPMessage(msg []byte) (hpMessage, error) {
-	d := lib0.NewDecoder(msg)
-	m := hpMessage{addr: d.ReadVarString(), typ: d.ReadVarUint(), body: d}
-	return m, d.Err()
+	m := hpMessage{body: *lib0.NewDecoder(msg)}
+	m.addr = m.body.ReadVarBytes()
+	if !utf8.Valid(m.addr) { // a string, as ReadVarString checks
+		m.body.Fail(lib0.ErrInvalidUTF8)
+	}
+	m.typ = m.body.ReadVarUint()
+	return m, m.body.Err()
 }
 
 // readToken reads an Auth message's token (the provider version that may

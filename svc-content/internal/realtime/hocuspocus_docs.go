@@ -4,11 +4,13 @@ package realtime
 // the bounds, and the messages queued before their token is decided.
 
 // doc returns the document at addr, adding it while the bounds allow.
-func (s *hpSocket) doc(addr string) (*hpDoc, int, string) {
+func (s *hpSocket) doc(addr []byte) (*hpDoc, int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i := s.find(addr); i >= 0 {
-		return s.docs[i], 0, ""
+	for _, d := range s.docs {
+		if d.addr == string(addr) { // compared, not converted: no copy
+			return d, 0, ""
+		}
 	}
 	pending := 0
 	for _, d := range s.docs {
@@ -19,7 +21,7 @@ func (s *hpSocket) doc(addr string) (*hpDoc, int, string) {
 	if pending >= hpMaxPendingDocs || len(s.docs) >= hpMaxDocsInSocket {
 		return nil, ClosePolicy, "too many documents on one connection"
 	}
-	d := &hpDoc{addr: addr}
+	d := &hpDoc{addr: string(addr)}
 	s.docs = append(s.docs, d)
 	return d, 0, ""
 }

@@ -52,7 +52,7 @@ type Hub struct {
 	wg     sync.WaitGroup
 
 	mu       sync.Mutex
-	rooms    map[string]*room // by DocKey.id
+	rooms    map[DocKey]*room
 	conns    map[*conn]struct{}
 	sessions *sessions
 	closing  bool
@@ -64,7 +64,7 @@ func NewHub(o Options) *Hub {
 	h := &Hub{
 		store: o.Store, access: o.Access, edits: o.Edits, origins: o.Origins, local: newLocalCounter(),
 		settings: o.Settings.WithDefaults(), logger: o.Logger, replica: rand.Text()[:16],
-		ctx: ctx, cancel: cancel, rooms: map[string]*room{}, conns: map[*conn]struct{}{},
+		ctx: ctx, cancel: cancel, rooms: map[DocKey]*room{}, conns: map[*conn]struct{}{},
 	}
 	h.committer = newCommitter(h)
 	if h.logger == nil {
@@ -129,11 +129,11 @@ func (h *Hub) every(d time.Duration, fn func()) {
 func (h *Hub) room(key DocKey) *room {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if r, ok := h.rooms[key.id()]; ok && !r.loadFailed() {
+	if r, ok := h.rooms[key]; ok && !r.loadFailed() {
 		return r
 	}
 	r := newRoom(h, key)
-	h.rooms[key.id()] = r
+	h.rooms[key] = r
 	// Subscribed first, loaded second: a fan-out update that arrives in
 	// between is applied on top (Yjs updates commute).
 	go func() {
@@ -148,9 +148,9 @@ func (h *Hub) room(key DocKey) *room {
 // forget drops a failed room so the next client loads it afresh.
 func (h *Hub) forget(r *room) {
 	h.mu.Lock()
-	mine := h.rooms[r.key.id()] == r
+	mine := h.rooms[r.key] == r
 	if mine {
-		delete(h.rooms, r.key.id())
+		delete(h.rooms, r.key)
 	}
 	h.mu.Unlock()
 	if mine && h.fanout != nil {
@@ -161,11 +161,11 @@ func (h *Hub) forget(r *room) {
 // unloadIfIdle unloads a room nobody joined while it lingered.
 func (h *Hub) unloadIfIdle(r *room) {
 	h.mu.Lock()
-	if h.rooms[r.key.id()] != r || !r.idle() {
+	if h.rooms[r.key] != r || !r.idle() {
 		h.mu.Unlock()
 		return
 	}
-	delete(h.rooms, r.key.id())
+	delete(h.rooms, r.key)
 	h.mu.Unlock()
 	if h.fanout != nil {
 		h.fanout.unsubscribe(r)
@@ -176,7 +176,7 @@ func (h *Hub) unloadIfIdle(r *room) {
 func (h *Hub) roomByKey(key DocKey) *room {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.rooms[key.id()]
+	return h.rooms[key]
 }
 
 func (h *Hub) allRooms() []*room {

@@ -77,28 +77,42 @@ func (c *conn) readBlocking() {
 }
 
 // readReady reads what a polled socket has, then waits for the poller
-// again; it runs on a goroutine of its own per readiness.
+// again; a read worker runs it per readiness.
 func (c *conn) readReady() {
 	if !c.rd.begin() {
 		return
 	}
 	for {
 		buf, pooled := c.rd.fr.buffer()
+		room := cap(buf) - len(buf)
 		n, err := readSome(c.rd.raw, buf[len(buf):cap(buf)])
 		if errors.Is(err, syscall.EAGAIN) {
 			c.rd.fr.keep(buf, pooled)
-			if c.rd.idle() {
-				rearm(c)
-				return
-			}
-			c.endReads()
+			c.waitReadable()
 			return
 		}
 		if err != nil || n == 0 || !c.consume(buf[:len(buf)+n], pooled) {
 			c.endReads()
 			return
 		}
+		if n < room {
+			// The socket had no more: the next read would only say so
+			// (EAGAIN), a system call per message. Re-armed, the socket
+			// is reported again at once if bytes came meanwhile.
+			c.waitReadable()
+			return
+		}
 	}
+}
+
+// waitReadable hands a drained socket back to the poller, or ends
+// reading when the connection closes.
+func (c *conn) waitReadable() {
+	if c.rd.idle() {
+		rearm(c)
+		return
+	}
+	c.endReads()
 }
 
 // consume handles the complete frames of buf and keeps the rest; false

@@ -9,12 +9,13 @@ import (
 
 // readPoller watches every polled client socket of the process with one
 // epoll set. A readable socket is taken out of the set (one-shot) and
-// read by a goroutine started for it, which puts it back once the socket
-// has nothing more: an idle connection costs no goroutine (a goroutine
-// blocked in a read held several KiB of stack each), and a socket whose
-// messages are being handled is not read meanwhile.
+// read by one of the poller's read workers, which puts it back once the
+// socket has nothing more: an idle connection costs no goroutine (a
+// goroutine blocked in a read held several KiB of stack each), and a
+// socket whose messages are being handled is not read meanwhile.
 type readPoller struct {
-	epfd int
+	epfd    int
+	workers *readWorkers
 	// waiter holds epfd's *os.File for as long as the process runs: its
 	// finalizer would close epfd under the registered sockets.
 	waiter *pollWaiter
@@ -36,7 +37,7 @@ func sharedPoller() *readPoller {
 			slog.Warn("realtime: no epoll; every connection reads on a goroutine of its own", "error", err)
 			return
 		}
-		poller = &readPoller{epfd: fd, byFD: map[int]*conn{}}
+		poller = &readPoller{epfd: fd, byFD: map[int]*conn{}, workers: newReadWorkers()}
 		go poller.loop()
 	})
 	return poller
@@ -176,14 +177,14 @@ func (p *readPoller) loopBlocking() {
 	}
 }
 
-// start reads each ready socket on a goroutine of its own.
+// start has each ready socket read by a read worker.
 func (p *readPoller) start(events []syscall.EpollEvent) {
 	for _, ev := range events {
 		p.mu.Lock()
 		c := p.byFD[int(ev.Fd)]
 		p.mu.Unlock()
 		if c != nil {
-			go c.readReady()
+			p.workers.dispatch(c)
 		}
 	}
 }

@@ -136,10 +136,13 @@ func goroutinesCreated() uint64 {
 // syscw is how many write system calls the process made (Linux; 0
 // elsewhere), the benchmark's own clients' included (one per update):
 // relays gathered in a burst take fewer than one per member.
-func syscw() uint64 {
+func syscw() uint64 { return procIO("syscw") }
+
+// procIO is one counter of /proc/self/io (0 where there is none).
+func procIO(name string) uint64 {
 	raw, _ := os.ReadFile("/proc/self/io")
 	for _, l := range strings.Split(string(raw), "\n") {
-		if v, ok := strings.CutPrefix(l, "syscw: "); ok {
+		if v, ok := strings.CutPrefix(l, name+": "); ok {
 			n, _ := strconv.ParseUint(v, 10, 64)
 			return n
 		}

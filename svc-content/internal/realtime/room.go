@@ -40,6 +40,9 @@ type room struct {
 	seq       uint64            // sequence of this replica's fan-out updates
 	remoteSeq map[string]uint64 // last fan-out sequence seen per replica
 	linger    *time.Timer
+	// relay frames the update being relayed (room lock): one per room,
+	// not an allocation per update.
+	relay outbound
 	// mark is how far the room has read the store (load, catch-ups);
 	// catchingUp runs its catch-ups one at a time.
 	mark       Mark
@@ -163,6 +166,14 @@ func (r *room) broadcastLocked(o *outbound, except *member) {
 			m.send(m.framer.relay(o))
 		}
 	}
+}
+
+// relayLocked sends the update u to every member but except, framed
+// once per protocol.
+func (r *room) relayLocked(u []byte, except *member) {
+	r.relay = outbound{body: u}
+	r.broadcastLocked(&r.relay, except)
+	r.relay = outbound{} // the frames belong to the queues now
 }
 
 // fail unloads a room whose state can no longer be trusted (a store

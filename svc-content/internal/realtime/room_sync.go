@@ -91,7 +91,7 @@ func (r *room) receiveUpdate(m *member, update []byte) {
 		m.ack(true)
 		return
 	}
-	r.broadcastLocked(&outbound{body: eff}, m)
+	r.relayLocked(eff, m)
 	r.pending = append(r.pending, pendingUpdate{update: eff, from: m})
 	r.unstored += len(eff)
 	r.received++
@@ -183,7 +183,7 @@ func (r *room) applyStored(update []byte) {
 		return
 	}
 	if eff != nil {
-		r.broadcastLocked(&outbound{body: eff}, nil)
+		r.relayLocked(eff, nil)
 	}
 }
 

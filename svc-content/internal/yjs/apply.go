@@ -258,18 +258,18 @@ func encodeRest(rest map[uint64][]*block) []byte {
 // and returns the rest as an update (nil when everything applied).
 func (tx *Tx) applyDeleteSet(ds deleteSet, order []uint64) []byte {
 	store := tx.doc.store
-	unapplied := deleteSet{}
+	var unapplied deleteSet
 	for _, client := range order {
 		dels := ds[client]
 		state := store.state(client)
 		for _, del := range dels {
 			clock, end := del.clock, del.clock+del.length
 			if clock >= state {
-				unapplied.add(client, clock, end-clock)
+				unapplied.addRange(client, clock, end-clock)
 				continue
 			}
 			if state < end {
-				unapplied.add(client, state, end-state)
+				unapplied.addRange(client, state, end-state)
 			}
 			tx.deleteRange(client, clock, end)
 		}

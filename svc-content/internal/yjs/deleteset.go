@@ -16,6 +16,15 @@ func (ds deleteSet) add(client, clock, length uint64) {
 	ds[client] = append(ds[client], deleteRange{clock, length})
 }
 
+// addRange adds to *ds, made on first use: most updates delete nothing,
+// and an empty set was a map allocated for each of them.
+func (ds *deleteSet) addRange(client, clock, length uint64) {
+	if *ds == nil {
+		*ds = deleteSet{}
+	}
+	ds.add(client, clock, length)
+}
+
 // sortAndMerge is sortAndMergeDeleteSet: ranges sorted by clock, touching
 // and overlapping ranges joined.
 func (ds deleteSet) sortAndMerge() {
@@ -103,7 +112,7 @@ func writeDeleteSet(e updateEncoder, ds deleteSet) {
 // applies them in). A client listed twice collects both lists, as in Yjs.
 func readDeleteSet(d updateDecoder) (deleteSet, []uint64, error) {
 	rest := d.rest()
-	ds := deleteSet{}
+	var ds deleteSet // nil (readable) while empty
 	var order []uint64
 	numClients := rest.ReadVarUint()
 	if numClients > uint64(rest.Remaining()) {
@@ -125,7 +134,7 @@ func readDeleteSet(d updateDecoder) (deleteSet, []uint64, error) {
 			if clock > maxClock || length > maxClock || clock+length > maxClock {
 				return nil, nil, malformed("delete range out of range")
 			}
-			ds.add(client, clock, length)
+			ds.addRange(client, clock, length)
 		}
 		if err := d.err(); err != nil {
 			return nil, nil, malformed("%v", err)

@@ -13,13 +13,17 @@ func writeClientsStructs(e updateEncoder, store *structStore, sv func(client uin
 		c     *clientStructs
 		clock uint64
 	}
-	var starts []start
+	// Room on the stack for the usual few clients: a document emits an
+	// update per transaction, nearly always of one client.
+	starts := make([]start, 0, 8)
 	for _, c := range store.list {
 		if clock := sv(c.client); c.state() > clock {
 			starts = append(starts, start{c, clock})
 		}
 	}
-	slices.SortFunc(starts, func(a, b start) int { return descending(a.c.client, b.c.client) })
+	if len(starts) > 1 {
+		slices.SortFunc(starts, func(a, b start) int { return descending(a.c.client, b.c.client) })
+	}
 	e.rest().WriteVarUint(uint64(len(starts)))
 	for _, s := range starts {
 		writeStructs(e, s.c.structs, s.c.client, s.clock)

@@ -2,6 +2,8 @@ package yjs
 
 import (
 	"slices"
+
+	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
 
 // Tx is a transaction: every change to a Doc happens in one. Local edits
@@ -187,11 +189,16 @@ func (tx *Tx) encodeUpdate() []byte {
 	if len(tx.deleteSet) == 0 && !tx.stateChanged() {
 		return nil
 	}
-	e := &encoderV1{}
+	// Sized for a typical edit (a few structs): grown from empty, the
+	// buffer was reallocated 3-4 times for every update a document emits.
+	e := &encoderV1{e: lib0.Encoder{Buf: make([]byte, 0, txUpdateBuf)}}
 	writeClientsStructs(e, tx.doc.store, tx.beforeState)
 	writeDeleteSet(e, tx.deleteSet)
 	return e.toBytes()
 }
+
+// txUpdateBuf is the initial buffer of a transaction's update.
+const txUpdateBuf = 64
 
 // gcDeleteSet is tryGcDeleteSet: deleted items lose their content.
 func (tx *Tx) gcDeleteSet() {

@@ -1,0 +1,105 @@
+package realtime
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestReadingStartsNoGoroutinePerMessage: a socket that turns readable
+// is read by a parked read worker, not by a goroutine started for it
+// (one start per message received, and a stack grown again each time on
+// the read, apply and relay path). Updates go one at a time, as at the
+// README's steady load, so every one is a readiness of its own.
+func TestReadingStartsNoGoroutinePerMessage(t *testing.T) {
+	const peers, updates = 9, 50
+	sender, relayed := relayRoom(t, peers)
+	frames := appendFrames(t, updates+1)
+	send := func(i int) {
+		if _, err := sender.Write(frames[i]); err != nil {
+			t.Fatal(err)
+		}
+		for relayed.Load() < int64(peers*(i+1)) {
+			runtime.Gosched()
+		}
+		time.Sleep(2 * burstGap) // a steady pace, not a burst
+	}
+	send(0) // warms a worker up
+	created := goroutinesCreated()
+	for i := 1; i <= updates; i++ {
+		send(i)
+	}
+	perUpdate := float64(goroutinesCreated()-created) / updates
+	t.Logf("%.2f goroutines started per update received and relayed to %d members", perUpdate, peers)
+	// One per update when each readiness started a reader; what remains
+	// is other work of the process (the committer's timers).
+	if perUpdate > 0.5 {
+		t.Fatalf("%.2f goroutines started per update received, want at most 0.5", perUpdate)
+	}
+}
+
+// TestReadingAMessageTakesOneReadCall: a message that arrives alone is
+// read with one read system call; a read that did not fill the buffer
+// drained the socket, so no second read is made to be told so (EAGAIN).
+// The sender is alone in its room and nothing is relayed, so the
+// process's read calls (/proc/self/io) are the server's.
+func TestReadingAMessageTakesOneReadCall(t *testing.T) {
+	const updates = 50
+	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
+	srv := serveHub(t, hub)
+	sender := bareClient(t, srv.wsBase, "org1/bench/ed1")
+	key := DocKey{"ws1", "org1", "bench", "ed1"}
+	waitMembers(t, hub, key, 1)
+	r := hub.roomByKey(key)
+	frames := appendFrames(t, updates+1)
+	send := func(i int) {
+		if _, err := sender.Write(frames[i]); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for received(r) < uint64(i+1) {
+			if time.Now().After(deadline) {
+				t.Fatalf("update %d was not received", i)
+			}
+			runtime.Gosched()
+		}
+		for readerActive(r) { // until the reader is done with the socket
+			runtime.Gosched()
+		}
+	}
+	send(0)
+	r0 := syscr()
+	for i := 1; i <= updates; i++ {
+		send(i)
+	}
+	perUpdate := float64(syscr()-r0) / updates
+	t.Logf("%.2f read system calls per message received", perUpdate)
+	// Two before: the message, then EAGAIN.
+	if perUpdate > 1.5 {
+		t.Fatalf("%.2f read system calls per message received, want 1", perUpdate)
+	}
+}
+
+// readerActive reports whether a reader works on a socket of r's members.
+func readerActive(r *room) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.members {
+		m.c.rd.mu.Lock()
+		active := m.c.rd.active
+		m.c.rd.mu.Unlock()
+		if active {
+			return true
+		}
+	}
+	return false
+}
+
+func received(r *room) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.received
+}
+
+// syscr is how many read system calls the process made (Linux).
+func syscr() uint64 { return procIO("syscr") }
