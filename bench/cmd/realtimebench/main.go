@@ -36,6 +36,7 @@ type options struct {
 	cpuProfile    string
 	loops         int
 	profile       string // directory for CPU profiles of ours; empty: none
+	trace         string // file for an execution trace of ours; empty: none
 }
 
 type result struct {
@@ -60,6 +61,7 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
 	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
+	flag.StringVar(&o.trace, "trace", "", "write an execution trace of ours in the steady phase to this file")
 	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (the server: steady.pprof, saturation.pprof) and its heap allocations to this directory")
 	flag.Parse()
 	if err := realMain(o); err != nil {
@@ -80,7 +82,7 @@ func realMain(o options) error {
 			return err
 		}
 		defer os.RemoveAll(dir)
-		s, token, err := startOurs(dir, "bench", o.profile != "")
+		s, token, err := startOurs(dir, "bench", o.profile != "" || o.trace != "")
 		if err != nil {
 			return err
 		}
@@ -133,8 +135,17 @@ func measure(o options, s *server, token, key string) (result, error) {
 	stopProfile := startProfile(o.cpuProfile, key+"-steady")
 	stopServerProfile := s.profile(o.profile, "steady", o.steady)
 	cpu := startCPU(s)
+	var traced chan error
+	if o.trace != "" && s.pprof != "" {
+		traced = traceSteady(s, o.trace)
+	}
 	res.sent = steady(o, clients)
 	stopServerProfile()
+	if traced != nil {
+		if err := <-traced; err != nil {
+			return res, err
+		}
+	}
 	time.Sleep(time.Second) // let the last deliveries land
 	run.measure.Store(false)
 	res.steadyCPU = cpu.stop()

@@ -66,6 +66,9 @@ func TestGroupCommitSpansDocumentsAndRelaysWhileStoring(t *testing.T) {
 	if state, _, _ := store.Load(t.Context(), DocKey{"ws1", "org1", "doc0", "ed1"}); state != nil {
 		t.Fatal("doc0 was stored while the gate held the first write")
 	}
+	// A relay goes out before its room is queued for the store (the
+	// relaying goroutine queues it next): release once all are queued.
+	waitQueued(t, hub.committer, docs)
 	store.release()
 	if n := <-store.started; n != docs {
 		t.Fatalf("the second batch has %d items, want the %d documents that waited", n, docs)
@@ -253,4 +256,14 @@ func relays(ws *websocket.Conn) chan int {
 		}
 	}()
 	return ch
+}
+
+// waitQueued waits until n rooms wait for the committer's next batch.
+func waitQueued(t testing.TB, c *committer, n int) {
+	t.Helper()
+	waitCount(t, "rooms queued for the store", n, func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.queued)
+	})
 }

@@ -91,17 +91,25 @@ func writeMaskedFrame(t *testing.T, c net.Conn, msg []byte) {
 // waitStored waits until the store holds n documents.
 func waitStored(t *testing.T, s *MemoryStore, n int) {
 	t.Helper()
+	waitCount(t, "documents stored", n, func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.docs)
+	})
+}
+
+// waitCount waits up to 20 s until count returns n (what names it).
+func waitCount(t testing.TB, what string, n int, count func() int) {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		s.mu.Lock()
-		got := len(s.docs)
-		s.mu.Unlock()
+		got := count()
 		if got == n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d documents stored, want %d", got, n)
+			t.Fatalf("%d %s, want %d", got, what, n)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 }

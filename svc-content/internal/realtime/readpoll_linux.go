@@ -16,6 +16,9 @@ import (
 type readPoller struct {
 	epfd    int
 	workers *readWorkers
+	// waiter holds epfd's *os.File for as long as the process runs: its
+	// finalizer would close epfd under the registered sockets.
+	waiter *pollWaiter
 
 	mu   sync.Mutex
 	byFD map[int]*conn
@@ -137,6 +140,29 @@ func (o *ctlOp) ctl(fd uintptr) {
 }
 
 func (p *readPoller) loop() {
+	w := newPollWaiter(p.epfd)
+	p.waiter = w
+	if w == nil {
+		slog.Warn("realtime: the epoll set cannot wait in the runtime's poller; its loop blocks in epoll_wait")
+		p.loopBlocking()
+		return
+	}
+	for {
+		events, err := w.wait()
+		if errors.Is(err, errNotPolled) {
+			p.loopBlocking()
+			return
+		}
+		if err != nil {
+			slog.Error("realtime: epoll wait failed; polled connections stop being read", "error", err)
+			return
+		}
+		p.start(events)
+	}
+}
+
+// loopBlocking waits in epoll_wait, holding a P meanwhile (see pollWaiter).
+func (p *readPoller) loopBlocking() {
 	events := make([]syscall.EpollEvent, 128)
 	for {
 		n, err := syscall.EpollWait(p.epfd, events, -1)
@@ -147,13 +173,18 @@ func (p *readPoller) loop() {
 			slog.Error("realtime: epoll wait failed; polled connections stop being read", "error", err)
 			return
 		}
-		for _, ev := range events[:n] {
-			p.mu.Lock()
-			c := p.byFD[int(ev.Fd)]
-			p.mu.Unlock()
-			if c != nil {
-				p.workers.dispatch(c)
-			}
+		p.start(events[:n])
+	}
+}
+
+// start has each ready socket read by a read worker.
+func (p *readPoller) start(events []syscall.EpollEvent) {
+	for _, ev := range events {
+		p.mu.Lock()
+		c := p.byFD[int(ev.Fd)]
+		p.mu.Unlock()
+		if c != nil {
+			p.workers.dispatch(c)
 		}
 	}
 }
