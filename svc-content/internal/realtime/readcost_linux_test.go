@@ -22,7 +22,12 @@ func TestReadingStartsNoGoroutinePerMessage(t *testing.T) {
 		for relayed.Load() < int64(peers*(i+1)) {
 			runtime.Gosched()
 		}
-		time.Sleep(2 * burstGap) // a steady pace, not a burst
+		// A steady pace, not a burst: the next update goes once the
+		// worker that read this one is parked again. A fixed pause was
+		// too short on a loaded machine (the worker not yet scheduled
+		// back: 0.84 starts per update in one run of twenty).
+		waitParkedReadWorker(t)
+		time.Sleep(2 * burstGap)
 	}
 	send(0) // warms a worker up
 	created := goroutinesCreated()
@@ -35,6 +40,23 @@ func TestReadingStartsNoGoroutinePerMessage(t *testing.T) {
 	// is other work of the process (the committer's timers).
 	if perUpdate > 0.5 {
 		t.Fatalf("%.2f goroutines started per update received, want at most 0.5", perUpdate)
+	}
+}
+
+// waitParkedReadWorker waits until a read worker of the process's poller
+// is parked for the next readable socket.
+func waitParkedReadWorker(t *testing.T) {
+	t.Helper()
+	p := sharedPoller()
+	if p == nil {
+		t.Skip("no epoll poller")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p.workers.idle.Load() < 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("no read worker parked within 10 s")
+		}
+		runtime.Gosched()
 	}
 }
 
