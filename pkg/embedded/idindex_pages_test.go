@@ -4,9 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 )
@@ -34,11 +32,7 @@ func TestPagesWrittenPerInsert(t *testing.T) {
 		for i := range 300 { // a table and indexes of more than one page
 			insert(i)
 		}
-		for deadline := time.Now().Add(10 * idIndexSweep); time.Now().Before(deadline); time.Sleep(idIndexSweep / 4) {
-			if len(idIndexesOf(t, file)) == 1 && strings.Contains(queryPlan(t, file), "USING INDEX") {
-				break
-			}
-		}
+		waitIDIndexSwept(t, file)
 		db := openSQLite(t, file, "rw")
 		var busy, frames, done int
 		if err := db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &done); err != nil || busy != 0 {
