@@ -106,14 +106,15 @@ func (s crdtStore) CatchUp(ctx context.Context, k realtime.DocKey, since realtim
 	return update, realtime.Mark(m), err
 }
 
-// AppendBatch stores a replica's group commit with one AppendUpdates: the
-// updates of all its documents in one store round trip.
+// AppendBatch stores a replica's group commit with one
+// AppendAppliedUpdates: the updates of all its documents in one store
+// round trip, not decoded again (the rooms applied them).
 func (s crdtStore) AppendBatch(ctx context.Context, batch []realtime.Append) []error {
 	items := make([]crdt.Append, len(batch))
 	for i, a := range batch {
 		items[i] = crdt.Append{Workspace: a.Key.Workspace, Editor: editor(a.Key), Update: a.Update, UserID: a.By.UserID}
 	}
-	return s.crdt.AppendUpdates(ctx, items)
+	return s.crdt.AppendAppliedUpdates(ctx, items)
 }
 
 // editPublisher publishes crdt.update_data and, where the workspace has

@@ -10,7 +10,8 @@ import (
 // BenchmarkAppendBatch is the realtime write path through the store (the
 // embedded FerretDB of the tests runs in this process, so its work and
 // allocations count): every op is one group commit of one update to each
-// of 10 editors, compactions at their default length in the background.
+// of 10 editors (AppendAppliedUpdates, as the realtime rooms store what
+// they applied), compactions at their default length in the background.
 // Reports allocations and CPU per update.
 func BenchmarkAppendBatch(b *testing.B) {
 	const editors = 10
@@ -41,7 +42,7 @@ func BenchmarkAppendBatch(b *testing.B) {
 			batch[i] = Append{Workspace: "ws1", Editor: e, Update: updates[n%len(updates)], UserID: "u"}
 			n++
 		}
-		for i, err := range svc.AppendUpdates(ctx, batch) {
+		for i, err := range svc.AppendAppliedUpdates(ctx, batch) {
 			if err != nil {
 				b.Fatalf("item %d: %v", i, err)
 			}

@@ -22,6 +22,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/opencollab/backend/pkg/events"
+	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
 
 // Types are the allowed values of type.
@@ -200,6 +201,9 @@ type Service struct {
 	// bounds how many of them run at once.
 	compactions  sync.WaitGroup
 	compactSlots chan struct{}
+	// validateUpdate decodes an update given to AppendUpdates
+	// (yjs.ValidateUpdate; a test counts its calls).
+	validateUpdate func([]byte) error
 }
 
 // WriteHook hears of every REST write (add, update) with the update it
@@ -218,7 +222,7 @@ func NewService(db *mongo.Database, pub Publisher, settings Settings) *Service {
 
 func newService(store Store, pub Publisher, now func() time.Time, settings Settings) *Service {
 	return &Service{store: store, events: pub, now: now, settings: settings.WithDefaults(), editors: newEditorCache(),
-		compactSlots: make(chan struct{}, maxConcurrentCompactions)}
+		compactSlots: make(chan struct{}, maxConcurrentCompactions), validateUpdate: yjs.ValidateUpdate}
 }
 
 // EnsureIndexes creates the indexes of the store (idempotent).

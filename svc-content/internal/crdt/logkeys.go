@@ -75,6 +75,9 @@ type logHint struct {
 	// confirmed is when this replica started inserting entry next-1,
 	// found readable; zero when next was probed or guessed.
 	confirmed time.Time
+	// pruneFrom is the lowest state version above 1 that may be stored
+	// (stateprune.go); 0: not known.
+	pruneFrom int64
 }
 
 // appendTrust is how long after inserting an editor's entry seq a

@@ -3,7 +3,6 @@ package crdt
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -37,8 +36,8 @@ const stateCollection = "crdt_editors"
 // stay well above compactTimeout plus the clock skew between replicas.
 const markerRetention = 10 * time.Minute
 
-// pruneSweepEvery: every this many versions, pruning sweeps all older
-// versions by query (markers past retention, contents a failed prune left).
+// pruneSweepEvery: every this many versions, pruning sweeps the older
+// versions (markers past retention, contents a failed prune left).
 const pruneSweepEvery = 16
 
 type mongoStore struct {
@@ -104,6 +103,9 @@ func (s *mongoStore) InsertState(ctx context.Context, ws string, st State) error
 		return err
 	}
 	s.sawVersion(key, st)
+	if st.Version == 1 {
+		s.sawPruned(key, 2) // a new editor: nothing to sweep below
+	}
 	return nil
 }
 
@@ -142,41 +144,31 @@ func (s *mongoStore) FindDocumentStates(ctx context.Context, ws, org, doc string
 
 // PruneStates cuts the versions below st down to markers and deletes the
 // markers past their retention (but version 1's). What stays is ignored
-// by reads and pruned by the next compaction.
+// by reads and pruned by a later compaction.
 func (s *mongoStore) PruneStates(ctx context.Context, ws string, st State) {
-	now := s.now()
-	toMarker := bson.D{
-		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}, {Key: "replacedAt", Value: now}}},
-		{Key: "$unset", Value: bson.D{{Key: "data", Value: ""}, {Key: "update", Value: ""}, {Key: "yjs", Value: ""}}},
-	}
 	// Usually only the version just replaced holds content: cut it by _id
-	// (an index seek on FerretDB), and sweep by query (a scan there) every
-	// pruneSweepEvery versions, or when it was not keyed.
-	prev := bson.D{{Key: "_id", Value: stateSlot(editorKey(ws, st.Editor), st.Version-1)}}
-	res, err := s.states.UpdateOne(ctx, prev, toMarker)
-	if err == nil && res.MatchedCount == 1 && st.Version%pruneSweepEvery != 0 {
+	// (an index seek on FerretDB), and sweep the older ones every
+	// pruneSweepEvery versions (stateprune.go), or at once when it was
+	// not keyed (a state of the previous writer).
+	key := editorKey(ws, st.Editor)
+	prev := bson.D{{Key: "_id", Value: stateSlot(key, st.Version-1)}}
+	res, err := s.states.UpdateOne(ctx, prev, toMarker(s.now()))
+	keyed := err == nil && res.MatchedCount == 1
+	if keyed && st.Version%pruneSweepEvery != 0 {
 		return
 	}
-	editor := editorFilter(ws, st.Editor)
-	older := append(editor,
-		bson.E{Key: "version", Value: bson.D{{Key: "$lt", Value: st.Version}}},
-		bson.E{Key: "marker", Value: bson.D{{Key: "$ne", Value: true}}})
-	if _, err := s.states.UpdateMany(ctx, older, toMarker); err != nil {
-		slog.WarnContext(ctx, "crdt: cutting old states to markers failed", "editorId", st.EditorID, "error", err)
+	if from, ok := s.sweepFrom(key, st); keyed && ok {
+		s.sweepByID(ctx, key, st, from)
+		return
 	}
-	expired := append(editor,
-		bson.E{Key: "version", Value: bson.D{{Key: "$gt", Value: 1}, {Key: "$lt", Value: st.Version}}},
-		bson.E{Key: "marker", Value: true},
-		bson.E{Key: "$or", Value: bson.A{
-			bson.D{{Key: "replacedAt", Value: bson.D{{Key: "$lt", Value: now.Add(-markerRetention)}}}},
-			// markers of the previous writer: replaced at an unknown time
-			bson.D{
-				{Key: "replacedAt", Value: bson.D{{Key: "$exists", Value: false}}},
-				{Key: "lastUpdate", Value: bson.D{{Key: "$lt", Value: st.LastUpdate.Add(-markerRetention)}}},
-			},
-		}})
-	if _, err := s.states.DeleteMany(ctx, expired); err != nil {
-		slog.WarnContext(ctx, "crdt: deleting expired markers failed", "editorId", st.EditorID, "error", err)
+	s.sweepByQuery(ctx, ws, st)
+}
+
+// toMarker is the update that cuts a version replaced at now to a marker.
+func toMarker(now time.Time) bson.D {
+	return bson.D{
+		{Key: "$set", Value: bson.D{{Key: "marker", Value: true}, {Key: "replacedAt", Value: now}}},
+		{Key: "$unset", Value: bson.D{{Key: "data", Value: ""}, {Key: "update", Value: ""}, {Key: "yjs", Value: ""}}},
 	}
 }
 

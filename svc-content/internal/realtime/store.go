@@ -25,6 +25,8 @@ type Store interface {
 	// data is created when it has none (its type is what the update
 	// reveals). Keys in a batch are distinct. The result holds one error
 	// per item (nil: stored); a shorter result means the rest succeeded.
+	// Every update was applied to its room's document (or merged from
+	// updates that were), so it decodes: the store need not decode it.
 	AppendBatch(ctx context.Context, batch []Append) []error
 }
 
