@@ -17,6 +17,9 @@ type readWorkers struct {
 	work chan *conn // unbuffered: a send succeeds only into a parked worker
 	idle atomic.Int32
 	max  int32
+	// started counts the workers started because none was parked: what
+	// tests read to see that a message does not start a goroutine.
+	started atomic.Int64
 }
 
 func newReadWorkers() *readWorkers {
@@ -36,6 +39,7 @@ func (w *readWorkers) dispatch(c *conn) {
 	select {
 	case w.work <- c:
 	default:
+		w.started.Add(1)
 		go w.run(c)
 	}
 }
