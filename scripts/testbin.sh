@@ -37,6 +37,7 @@ done <"$run/pkgs"
 # One go command per group, side by side: it loads the packages once and
 # links only the binaries whose build ID changed.
 build_status=0
+touch "$run/build-start"
 pids=()
 for group in $(awk '{ print $3 }' "$run/pkgs" | sort -u); do
   # shellcheck disable=SC2046 # one argument per package
@@ -44,6 +45,11 @@ for group in $(awk '{ print $3 }' "$run/pkgs" | sort -u); do
   pids+=("$!")
 done
 for pid in "${pids[@]}"; do wait "$pid" || build_status=$?; done
+# go touches a binary it found up to date and replaces one it linked: one
+# older than the build is a cached binary of code that failed to build.
+if [ "$build_status" != 0 ]; then
+  find "$run" -name '*.test' ! -newer "$run/build-start" -delete
+fi
 
 # Tests run like go test runs them: in the package directory, with the
 # go command's own GOROOT/bin first in PATH; output only on failure.
