@@ -179,9 +179,18 @@ beside=$!
 # server's idle timeout, a consumer's poll, the system a test started),
 # and with 2 of them at a time, or 2 tests of one, the CPU sat idle; more
 # would oversubscribe the CPU-bound ones (deploy/local/e2e).
-echo "go test -count=1 -vet=off $ldflags -p 3 -parallel 4 -timeout 20m ${patterns[*]}"
+# scripts/testbin.sh runs the same tests the same way, but keeps the
+# linked test binaries in a per-user cache (README "Test time"), so
+# unchanged code is not linked again; with arguments for go test (make
+# test passes none) it is go test itself.
 test_status=0
-phase test go test -count=1 -vet=off "$ldflags" -p 3 -parallel 4 -timeout 20m "$@" "${patterns[@]}" || test_status=$?
+if [ "$#" = 0 ]; then
+  echo "scripts/testbin.sh (go test -count=1 -vet=off $ldflags -p 3 -parallel 4 -timeout 20m, cached test binaries) ${patterns[*]}"
+  phase test env TESTBIN_LDFLAGS="$ldflags" ./scripts/testbin.sh "${patterns[@]}" || test_status=$?
+else
+  echo "go test -count=1 -vet=off $ldflags -p 3 -parallel 4 -timeout 20m $* ${patterns[*]}"
+  phase test go test -count=1 -vet=off "$ldflags" -p 3 -parallel 4 -timeout 20m "$@" "${patterns[@]}" || test_status=$?
+fi
 
 # Waited for even when go test failed, so no fuzzing outlives the script.
 # The job's CPU counts in the phase running when it ends (bash collects
