@@ -37,6 +37,8 @@ func (s *server) profile(dir, phase string, d time.Duration) func() {
 	return func() { <-done }
 }
 
+// fetchProfile writes what the server's /debug/pprof/<which> answers
+// (a profile, an execution trace) to path.
 func fetchProfile(addr, which, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -53,7 +55,9 @@ func fetchProfile(addr, which, path string) error {
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	_, err = io.Copy(f, resp.Body)
-	return err
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close() // a write the kernel deferred can fail here
 }

@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"net/http"
-	"os"
 	"time"
 )
 
@@ -22,27 +19,7 @@ func traceSteady(s *server, path string) (done chan error) {
 	done = make(chan error, 1)
 	go func() {
 		time.Sleep(traceDelay)
-		done <- fetchTrace(fmt.Sprintf("http://%s/debug/pprof/trace?seconds=%d", s.pprof, int(traceWindow.Seconds())), path)
+		done <- fetchProfile(s.pprof, fmt.Sprintf("trace?seconds=%d", int(traceWindow.Seconds())), path)
 	}()
 	return done
-}
-
-func fetchTrace(url, path string) error {
-	resp, err := http.Get(url)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("trace: %s", resp.Status)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
