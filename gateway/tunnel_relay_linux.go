@@ -3,6 +3,8 @@ package gateway
 import (
 	"net"
 	"syscall"
+
+	"github.com/opencollab/backend/gateway/internal/nbio"
 )
 
 // serve handles readiness of end i of pt; false ends the tunnel. A
@@ -25,7 +27,7 @@ func (p *poller) serve(pt *polledTunnel, i int, events uint32, buf []byte) bool 
 		return false // reported whatever the interest: the socket is done
 	}
 	if events&relayEvents != 0 && dst.out == nil {
-		n, err := readFD(src.fd, buf)
+		n, err := nbio.Read(src.fd, buf)
 		switch {
 		case err == syscall.EAGAIN:
 		case err != nil || n == 0: // 0 bytes: the peer closed
@@ -72,9 +74,8 @@ func (p *poller) rearm(pt *polledTunnel) error {
 func relayWrite(fd int, b []byte) (int, error) {
 	written := 0
 	for written < len(b) {
-		n, err := syscall.Write(fd, b[written:])
+		n, err := nbio.Write(fd, b[written:]) // retries EINTR itself
 		switch {
-		case err == syscall.EINTR:
 		case err == syscall.EAGAIN:
 			return written, nil
 		case err != nil:

@@ -16,14 +16,3 @@ func rawSocket(c net.Conn) syscall.RawConn {
 	}
 	return nil
 }
-
-// readFD is one non-blocking read, retried on EINTR; a failed one reports
-// 0 bytes (the tunnel relay's, on its own thread).
-func readFD(fd int, b []byte) (int, error) {
-	for {
-		n, err := syscall.Read(fd, b)
-		if err != syscall.EINTR {
-			return max(n, 0), err
-		}
-	}
-}
