@@ -120,7 +120,7 @@ func (p *readPoller) ctl(c *conn, op int) error {
 }
 
 // ctlOp is one epoll_ctl for RawConn.Control, pooled with its function
-// bound once (as readOp): a socket is re-armed after every message.
+// bound once (as sockOp): a socket is re-armed after every message.
 type ctlOp struct {
 	epfd, op int
 	ev       syscall.EpollEvent
@@ -202,7 +202,7 @@ func sockOnce(raw syscall.RawConn, p []byte, write bool) (int, error) {
 	if write {
 		ops = &writeOps
 	}
-	op := ops.Get().(*readOp)
+	op := ops.Get().(*sockOp)
 	op.p = p
 	var err error
 	if write {
@@ -211,7 +211,7 @@ func sockOnce(raw syscall.RawConn, p []byte, write bool) (int, error) {
 		err = raw.Read(op.fn)
 	}
 	n, rerr := op.n, op.err
-	*op = readOp{fn: op.fn}
+	*op = sockOp{fn: op.fn}
 	ops.Put(op)
 	if err != nil {
 		return 0, err
@@ -219,11 +219,11 @@ func sockOnce(raw syscall.RawConn, p []byte, write bool) (int, error) {
 	return max(n, 0), rerr
 }
 
-// readOp is one read system call for RawConn.Read (in writeOps, one
-// write for RawConn.Write). Its function is bound
-// once and the op pooled: a closure per read would cost allocations on
+// sockOp is one read system call for RawConn.Read (readOps) or one
+// write for RawConn.Write (writeOps). Its function is bound once and the
+// op pooled: a closure per read would cost allocations on
 // every message received.
-type readOp struct {
+type sockOp struct {
 	p   []byte
 	n   int
 	err error
@@ -231,24 +231,24 @@ type readOp struct {
 }
 
 var readOps = sync.Pool{New: func() any {
-	op := &readOp{}
+	op := &sockOp{}
 	op.fn = op.read
 	return op
 }}
 
-func (op *readOp) read(fd uintptr) bool {
+func (op *sockOp) read(fd uintptr) bool {
 	op.n, op.err = syscall.Read(int(fd), op.p)
 	return true
 }
 
-// writeOps are readOps bound to a write: one attempt, no wait.
+// writeOps are sockOps bound to a write: one attempt, no wait.
 var writeOps = sync.Pool{New: func() any {
-	op := &readOp{}
+	op := &sockOp{}
 	op.fn = op.write
 	return op
 }}
 
-func (op *readOp) write(fd uintptr) bool {
+func (op *sockOp) write(fd uintptr) bool {
 	for {
 		op.n, op.err = syscall.Write(int(fd), op.p)
 		if op.err != syscall.EINTR {
