@@ -38,12 +38,15 @@ func TestReferenceListsEveryOperation(t *testing.T) {
 	}
 }
 
-// TestDocsLinkOnlyInsideTheRepository checks README.md, docs/*.md and the
+// TestDocsLinkOnlyInsideTheRepository checks README.md, docs/*.md, the pages
+// one folder down (docs/benchmarks: the measurement histories) and the
 // services' READMEs: every relative link resolves to a file of the
 // repository, and nothing points outside it (../shared, absolute paths).
 func TestDocsLinkOnlyInsideTheRepository(t *testing.T) {
 	root := filepath.Join("..", "..")
 	files, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	deeper, _ := filepath.Glob(filepath.Join(root, "docs", "*", "*.md"))
+	files = append(files, deeper...)
 	more, _ := filepath.Glob(filepath.Join(root, "*", "README.md"))
 	files = append(append(files, filepath.Join(root, "README.md")), more...)
 	link := regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
