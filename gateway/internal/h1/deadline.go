@@ -46,14 +46,23 @@ type socketReader struct{ c *conn }
 
 func (r socketReader) Read(p []byte) (int, error) {
 	c := r.c
-	if !c.dl.near(c.dl.readSet, c.dl.readDue) {
-		c.dl.readSet = c.dl.readDue
-		_ = c.nc.SetReadDeadline(c.dl.readDue)
+	c.syncReadDeadline()
+	if c.rawFD != noRawFD {
+		return c.readNow(p)
 	}
 	if c.sock != nil {
 		return c.sock.Read(p)
 	}
 	return c.nc.Read(p)
+}
+
+// syncReadDeadline gives the socket the read deadline of the current
+// phase, unless the one it has is near enough.
+func (c *conn) syncReadDeadline() {
+	if !c.dl.near(c.dl.readSet, c.dl.readDue) {
+		c.dl.readSet = c.dl.readDue
+		_ = c.nc.SetReadDeadline(c.dl.readDue)
+	}
 }
 
 // write writes p to the socket under the write deadline.
