@@ -286,20 +286,3 @@ func (c *conn) writeContinue() error {
 	_, err := c.write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
 	return err
 }
-
-// after is t+d, or no deadline for d 0.
-func after(t time.Time, d time.Duration) time.Time {
-	if d <= 0 {
-		return time.Time{}
-	}
-	return t.Add(d)
-}
-
-func firstPositive(ds ...time.Duration) time.Duration {
-	for _, d := range ds {
-		if d > 0 {
-			return d
-		}
-	}
-	return 0
-}

@@ -89,3 +89,20 @@ func (c *conn) setWriteDeadline(t time.Time) error {
 	c.dl.writeDue, c.dl.writeSet = t, t
 	return c.nc.SetWriteDeadline(t)
 }
+
+// after is t+d, or no deadline for d 0.
+func after(t time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return t.Add(d)
+}
+
+func firstPositive(ds ...time.Duration) time.Duration {
+	for _, d := range ds {
+		if d > 0 {
+			return d
+		}
+	}
+	return 0
+}

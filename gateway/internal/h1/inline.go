@@ -17,13 +17,14 @@ import (
 // requests, a wasted read(2) each.
 //
 // Instead a connection waits for requests inside one syscall.RawConn.Read
-// and answers the requests that need no further input (no body, no
-// upgrade) from within it. Readiness is forgotten only when that wait
+// and answers the requests that need no further input (no body or one
+// that came whole with the head, no upgrade) from within it. Readiness is forgotten only when that wait
 // begins; input arriving later, while a request is served or after its
 // answer, makes the wait call us again. After an answer whose request came
 // with a read that found the socket drained (fewer bytes than asked, as
 // nginx assumes with epoll), it waits without reading. A request that needs
-// more (an incomplete head, a body, an upgrade) is finished outside, the
+// more (an incomplete head, a body still to come, an upgrade, a chunked
+// body) is finished outside, the
 // ordinary way, and the next wait begins with a read again.
 //
 // While a handler runs in here the socket's read lock is held: nothing
@@ -122,9 +123,15 @@ func (c *conn) readNow(p []byte) (int, error) {
 }
 
 // servesInline reports whether r can be answered inside the wait: the
-// handler needs no more input from the socket and will not hijack it.
+// handler needs no more input from the socket (no body, or a sized one
+// that has come whole with the head, as a small API call's does) and will
+// not hijack it.
 func servesInline(r *http.Request, c *conn) bool {
-	if r.Body != http.NoBody || r.Method == http.MethodConnect {
+	switch {
+	case r.Method == http.MethodConnect:
+		return false
+	case r.Body == http.NoBody:
+	case r.ContentLength <= 0 || r.ContentLength > int64(c.br.Buffered()):
 		return false
 	}
 	if !c.listed {

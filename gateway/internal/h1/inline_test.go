@@ -251,3 +251,28 @@ func TestInlineHijack(t *testing.T) {
 		t.Fatalf("after the upgrade read %q, %v", rest, err)
 	}
 }
+
+// A body that comes after its head is read outside the wait.
+func TestInlineBodyLater(t *testing.T) {
+	t.Parallel()
+	_, addr := serveInlineTest(t, func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		_, _ = w.Write(b)
+	})
+	c, br := dialInline(t, addr)
+	for _, part := range []string{"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nfirst", "-half"} {
+		if _, err := io.WriteString(c, part); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	if got := readAnswer(t, br); got != "first-half" {
+		t.Fatalf("answer %q, want the body", got)
+	}
+	if _, err := io.WriteString(c, pingRequest); err != nil {
+		t.Fatal(err)
+	}
+	if got := readAnswer(t, br); got != "" {
+		t.Fatalf("answer %q, want an empty one", got)
+	}
+}
