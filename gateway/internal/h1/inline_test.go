@@ -57,7 +57,31 @@ func readAnswer(t *testing.T, br *bufio.Reader) string {
 	return string(b)
 }
 
+// send writes s to c.
+func send(t *testing.T, c net.Conn, s string) {
+	t.Helper()
+	if _, err := io.WriteString(c, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expectAnswers reads answers with the bodies wants, in order.
+func expectAnswers(t *testing.T, br *bufio.Reader, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if got := readAnswer(t, br); got != want {
+			t.Fatalf("answer %q, want %q", got, want)
+		}
+	}
+}
+
 func echoPath(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, r.URL.Path) }
+
+// echoRequest answers the path and the body.
+func echoRequest(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	_, _ = io.WriteString(w, r.URL.Path+string(b))
+}
 
 // A client that sends its next request as soon as it has the answer, on
 // several connections at once: every request is answered.
@@ -109,67 +133,27 @@ func TestInlinePipelinedDuringHandler(t *testing.T) {
 		echoPath(w, r)
 	})
 	c, br := dialInline(t, addr)
-	if _, err := io.WriteString(c, "GET /first HTTP/1.1\r\nHost: h\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
+	send(t, c, "GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
 	<-started
-	if _, err := io.WriteString(c, "GET /second HTTP/1.1\r\nHost: h\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
+	send(t, c, "GET /second HTTP/1.1\r\nHost: h\r\n\r\n")
 	// Let the poller take the second request's readiness while the first
 	// is served (it polls at least every 10 ms).
 	time.Sleep(30 * time.Millisecond)
 	close(release)
-	for _, want := range []string{"/first", "/second"} {
-		if got := readAnswer(t, br); got != want {
-			t.Fatalf("answer %q, want %q", got, want)
-		}
-	}
+	expectAnswers(t, br, "/first", "/second")
 }
 
-// Requests pipelined in one write, one with a body (served outside the
-// wait) among them, are answered in order.
+// Requests pipelined in one write, one with a body among them, are
+// answered in order.
 func TestInlinePipelinedBatch(t *testing.T) {
 	t.Parallel()
-	_, addr := serveInlineTest(t, func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		_, _ = io.WriteString(w, r.URL.Path+string(b))
-	})
+	_, addr := serveInlineTest(t, echoRequest)
 	c, br := dialInline(t, addr)
 	batch := "GET /a HTTP/1.1\r\nHost: h\r\n\r\n" +
 		"POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 4\r\n\r\nbody" +
 		"GET /c HTTP/1.1\r\nHost: h\r\n\r\n"
-	if _, err := io.WriteString(c, batch); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"/a", "/bbody", "/c"} {
-		if got := readAnswer(t, br); got != want {
-			t.Fatalf("answer %q, want %q", got, want)
-		}
-	}
-}
-
-// A head that arrives in pieces is finished outside the wait, and the
-// connection goes on serving inside it.
-func TestInlineSlowHead(t *testing.T) {
-	t.Parallel()
-	_, addr := serveInlineTest(t, echoPath)
-	c, br := dialInline(t, addr)
-	for _, part := range []string{"GET /sl", "ow HTTP/1.1\r\nHo", "st: h\r\n", "\r\n"} {
-		if _, err := io.WriteString(c, part); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(15 * time.Millisecond)
-	}
-	if got := readAnswer(t, br); got != "/slow" {
-		t.Fatalf("answer %q, want /slow", got)
-	}
-	if _, err := io.WriteString(c, pingRequest); err != nil {
-		t.Fatal(err)
-	}
-	if got := readAnswer(t, br); got != "/ping" {
-		t.Fatalf("answer %q, want /ping", got)
-	}
+	send(t, c, batch)
+	expectAnswers(t, br, "/a", "/bbody", "/c")
 }
 
 // Shutdown closes a connection that waits for its next request.
@@ -177,9 +161,7 @@ func TestInlineShutdownIdle(t *testing.T) {
 	t.Parallel()
 	s, addr := serveInlineTest(t, echoPath)
 	c, br := dialInline(t, addr)
-	if _, err := io.WriteString(c, pingRequest); err != nil {
-		t.Fatal(err)
-	}
+	send(t, c, pingRequest)
 	readAnswer(t, br)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -202,9 +184,7 @@ func TestInlineCloseUnderHandler(t *testing.T) {
 		<-release
 	})
 	c, br := dialInline(t, addr)
-	if _, err := io.WriteString(c, pingRequest); err != nil {
-		t.Fatal(err)
-	}
+	send(t, c, pingRequest)
 	<-started
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
@@ -236,43 +216,37 @@ func TestInlineHijack(t *testing.T) {
 		_, _ = io.WriteString(nc, "HTTP/1.1 101 Switching Protocols\r\n\r\necho "+line)
 	})
 	c, br := dialInline(t, addr)
-	if _, err := io.WriteString(c, pingRequest); err != nil {
-		t.Fatal(err)
-	}
+	send(t, c, pingRequest)
 	if got := readAnswer(t, br); !strings.Contains(got, errHijackInline.Error()) {
 		t.Fatalf("answer %q, want the Hijack error", got)
 	}
 	up := "GET /ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nhello\n"
-	if _, err := io.WriteString(c, up); err != nil {
-		t.Fatal(err)
-	}
+	send(t, c, up)
 	rest, err := io.ReadAll(br)
 	if err != nil || !strings.HasSuffix(string(rest), "\r\n\r\necho hello\n") {
 		t.Fatalf("after the upgrade read %q, %v", rest, err)
 	}
 }
 
-// A body that comes after its head is read outside the wait.
-func TestInlineBodyLater(t *testing.T) {
+// A head or a body that arrives in pieces is finished outside the wait,
+// and the connection goes on serving inside it.
+func TestInlineSlowInput(t *testing.T) {
 	t.Parallel()
-	_, addr := serveInlineTest(t, func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		_, _ = w.Write(b)
-	})
-	c, br := dialInline(t, addr)
-	for _, part := range []string{"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nfirst", "-half"} {
-		if _, err := io.WriteString(c, part); err != nil {
-			t.Fatal(err)
+	_, addr := serveInlineTest(t, echoRequest)
+	for _, tc := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{"GET /sl", "ow HTTP/1.1\r\nHo", "st: h\r\n", "\r\n"}, "/slow"},
+		{[]string{"POST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\nfirst", "-half"}, "/bfirst-half"},
+	} {
+		c, br := dialInline(t, addr)
+		for _, part := range tc.parts {
+			send(t, c, part)
+			time.Sleep(15 * time.Millisecond)
 		}
-		time.Sleep(15 * time.Millisecond)
-	}
-	if got := readAnswer(t, br); got != "first-half" {
-		t.Fatalf("answer %q, want the body", got)
-	}
-	if _, err := io.WriteString(c, pingRequest); err != nil {
-		t.Fatal(err)
-	}
-	if got := readAnswer(t, br); got != "" {
-		t.Fatalf("answer %q, want an empty one", got)
+		expectAnswers(t, br, tc.want)
+		send(t, c, pingRequest)
+		expectAnswers(t, br, "/ping")
 	}
 }
