@@ -17,15 +17,15 @@ import (
 // requests, a wasted read(2) each.
 //
 // Instead a connection waits for requests inside one syscall.RawConn.Read
-// and answers the requests that need no further input (no body or one
-// that came whole with the head, no upgrade) from within it. Readiness is forgotten only when that wait
-// begins; input arriving later, while a request is served or after its
-// answer, makes the wait call us again. After an answer whose request came
-// with a read that found the socket drained (fewer bytes than asked, as
-// nginx assumes with epoll), it waits without reading. A request that needs
-// more (an incomplete head, a body still to come, an upgrade, a chunked
-// body) is finished outside, the
-// ordinary way, and the next wait begins with a read again.
+// and answers the requests that need no further input (no body, or one
+// that came whole with the head; no upgrade) from within it. Readiness is
+// forgotten only when that wait begins; input arriving later, while a
+// request is served or after its answer, makes the wait call us again.
+// After an answer whose request came with a read that found the socket
+// drained (fewer bytes than asked, as nginx assumes with epoll), it waits
+// without reading. A request that needs more (an incomplete head, a body
+// still to come or chunked, an upgrade) is finished outside, the ordinary
+// way, and the next wait begins with a read again.
 //
 // While a handler runs in here the socket's read lock is held: nothing
 // else may read the connection, so Hijack is refused (an upgrade request,
