@@ -55,10 +55,16 @@ type conn struct {
 	body   body
 	resp   response
 	dl     deadlines
+	// rawFD is the socket while the connection serves inside the wait for
+	// input (inline.go), noRawFD otherwise; drained: the last read there
+	// found the socket empty; after: what follows that wait.
+	rawFD   uintptr
+	drained bool
+	after   afterWait
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{srv: s, nc: nc}
+	c := &conn{srv: s, nc: nc, rawFD: noRawFD}
 	c.state.Store(stateIdle)
 	return c
 }
@@ -85,7 +91,7 @@ func (c *conn) serve(base context.Context) {
 		}
 	}()
 	c.init(ctx)
-	for c.serveOne() {
+	for c.next() {
 	}
 }
 
@@ -112,25 +118,32 @@ func (c *conn) init(ctx context.Context) {
 
 // serveOne reads and answers one request; false ends the connection.
 func (c *conn) serveOne() bool {
-	s := c.srv
 	if !c.waitRequest() {
 		return false
 	}
+	r, ok := c.readRequest()
+	return ok && c.respond(r)
+}
+
+// readRequest reads and parses the head of the request whose first byte
+// is buffered; false: refused or unreadable, the connection ends.
+func (c *conn) readRequest() (*http.Request, bool) {
+	s := c.srv
 	t0 := time.Now()
 	c.dl.readDue = after(t0, firstPositive(s.ReadHeaderTimeout, s.ReadTimeout))
 	c.dl.writeDue = after(t0, s.WriteTimeout)
 	var err error
-	c.head, err = readHead(c.br, c.head[:0], s.maxHeaderBytes()+4096)
+	c.head, err = readHead(c.br, c.head[:0], s.headLimit())
 	if err != nil {
 		c.refuse(err)
-		return false
+		return nil, false
 	}
 	r := c.req
 	r.URL, r.Header = &c.url, c.reqHeader
 	r.Form, r.PostForm, r.MultipartForm, r.Pattern = nil, nil, nil, ""
 	if c.listed, err = parseHead(r, c.head, &c.vals, &c.fields, s.ListFields); err != nil {
 		c.refuse(err)
-		return false
+		return nil, false
 	}
 	c.dl.readDue = after(t0, s.ReadTimeout)
 	c.body.reset(r)
@@ -138,6 +151,12 @@ func (c *conn) serveOne() bool {
 	if r.ContentLength == 0 {
 		r.Body = http.NoBody
 	}
+	return r, true
+}
+
+// respond runs the handler on r and completes its answer; false ends the
+// connection.
+func (c *conn) respond(r *http.Request) bool {
 	w := &c.resp
 	w.reset(r)
 	if expect, n := c.expect(r); n > 0 {
@@ -176,18 +195,33 @@ func (c *conn) expect(r *http.Request) (string, int) {
 // waitRequest waits, idle, for the first byte of the next request.
 func (c *conn) waitRequest() bool {
 	if c.br.Buffered() == 0 {
-		if !c.state.CompareAndSwap(stateActive, stateIdle) && c.state.Load() != stateIdle {
+		if !c.goIdle() {
 			return false
-		}
-		if d := firstPositive(c.srv.IdleTimeout, c.srv.ReadTimeout); d > 0 {
-			c.dl.readDue = time.Now().Add(d)
-		} else {
-			c.dl.readDue = time.Time{}
 		}
 		if _, err := c.br.Peek(1); err != nil {
 			return false
 		}
 	}
+	return c.goActive()
+}
+
+// goIdle marks the connection idle between requests (Shutdown may then
+// close it) under the idle deadline; false: it was closed.
+func (c *conn) goIdle() bool {
+	if !c.state.CompareAndSwap(stateActive, stateIdle) && c.state.Load() != stateIdle {
+		return false
+	}
+	if d := firstPositive(c.srv.IdleTimeout, c.srv.ReadTimeout); d > 0 {
+		c.dl.readDue = time.Now().Add(d)
+	} else {
+		c.dl.readDue = time.Time{}
+	}
+	return true
+}
+
+// goActive marks the connection busy with a request; false: Shutdown
+// closed it while idle.
+func (c *conn) goActive() bool {
 	return c.state.CompareAndSwap(stateIdle, stateActive) || c.state.Load() == stateActive
 }
 
@@ -251,21 +285,4 @@ func (c *conn) writeContinue() error {
 	}
 	_, err := c.write([]byte("HTTP/1.1 100 Continue\r\n\r\n"))
 	return err
-}
-
-// after is t+d, or no deadline for d 0.
-func after(t time.Time, d time.Duration) time.Time {
-	if d <= 0 {
-		return time.Time{}
-	}
-	return t.Add(d)
-}
-
-func firstPositive(ds ...time.Duration) time.Duration {
-	for _, d := range ds {
-		if d > 0 {
-			return d
-		}
-	}
-	return 0
 }

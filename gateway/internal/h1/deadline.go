@@ -46,14 +46,23 @@ type socketReader struct{ c *conn }
 
 func (r socketReader) Read(p []byte) (int, error) {
 	c := r.c
-	if !c.dl.near(c.dl.readSet, c.dl.readDue) {
-		c.dl.readSet = c.dl.readDue
-		_ = c.nc.SetReadDeadline(c.dl.readDue)
+	c.syncReadDeadline()
+	if c.rawFD != noRawFD {
+		return c.readNow(p)
 	}
 	if c.sock != nil {
 		return c.sock.Read(p)
 	}
 	return c.nc.Read(p)
+}
+
+// syncReadDeadline gives the socket the read deadline of the current
+// phase, unless the one it has is near enough.
+func (c *conn) syncReadDeadline() {
+	if !c.dl.near(c.dl.readSet, c.dl.readDue) {
+		c.dl.readSet = c.dl.readDue
+		_ = c.nc.SetReadDeadline(c.dl.readDue)
+	}
 }
 
 // write writes p to the socket under the write deadline.
@@ -79,4 +88,21 @@ func (c *conn) setReadDeadline(t time.Time) error {
 func (c *conn) setWriteDeadline(t time.Time) error {
 	c.dl.writeDue, c.dl.writeSet = t, t
 	return c.nc.SetWriteDeadline(t)
+}
+
+// after is t+d, or no deadline for d 0.
+func after(t time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return t.Add(d)
+}
+
+func firstPositive(ds ...time.Duration) time.Duration {
+	for _, d := range ds {
+		if d > 0 {
+			return d
+		}
+	}
+	return 0
 }

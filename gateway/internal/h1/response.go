@@ -268,6 +268,9 @@ func (w *response) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if w.hijacked {
 		return nil, nil, http.ErrHijacked
 	}
+	if w.c.rawFD != noRawFD {
+		return nil, nil, errHijackInline
+	}
 	if w.wroteHeader {
 		if err := w.FlushError(); err != nil {
 			return nil, nil, err

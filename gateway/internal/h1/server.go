@@ -62,6 +62,9 @@ func (s *Server) maxHeaderBytes() int {
 	return http.DefaultMaxHeaderBytes
 }
 
+// headLimit is the most a request head may take, its last line included.
+func (s *Server) headLimit() int { return s.maxHeaderBytes() + 4096 }
+
 // Serve accepts connections on ln until Shutdown or Close.
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
@@ -162,8 +165,28 @@ func (s *Server) Close() error {
 		err = s.ln.Close()
 	}
 	for c := range s.conns {
-		_ = c.nc.Close()
+		c.abort()
 		delete(s.conns, c)
 	}
 	return err
+}
+
+// abort closes the connection under a request in progress. A handler
+// served inside the wait for input holds the socket, and closing it waits
+// for the handler (inline.go): the socket is shut down at once, which
+// the client sees and which fails the handler's writes, and closed when
+// the handler is done.
+func (c *conn) abort() {
+	if c.state.Load() != stateActive {
+		_ = c.nc.Close()
+		return
+	}
+	if sd, ok := c.nc.(interface {
+		CloseRead() error
+		CloseWrite() error
+	}); ok {
+		_ = sd.CloseRead()
+		_ = sd.CloseWrite()
+	}
+	go func() { _ = c.nc.Close() }()
 }

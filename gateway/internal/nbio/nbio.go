@@ -16,6 +16,7 @@
 package nbio
 
 import (
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -89,6 +90,32 @@ func (s *Socket) Read(p []byte) (int, error) {
 func (s *Socket) readFD(fd uintptr) bool {
 	s.r.n, s.r.err = Read(int(fd), s.r.buf)
 	return s.r.err != syscall.EAGAIN
+}
+
+// ErrWouldBlock is ReadNow's answer when nothing has arrived.
+var ErrWouldBlock = errors.New("nbio: no input yet")
+
+// RawRead runs f inside one wait for input (syscall.RawConn.Read): f is
+// called once, then again each time the poller reports input, until it
+// returns true. Input that arrives after the call began always leads to a
+// further call of f, however long f ran: the poller forgets readiness only
+// at the start of RawRead. Reads inside f go through ReadNow (the socket's
+// Read would wait for RawRead itself); writes may use Write.
+func (s *Socket) RawRead(f func(fd uintptr) bool) error { return s.raw.Read(f) }
+
+// ReadNow is one read of fd (the argument of RawRead's f) that does not
+// wait: ErrWouldBlock when there is no input, io.EOF at the peer's close.
+func (s *Socket) ReadNow(fd uintptr, p []byte) (int, error) {
+	n, err := Read(int(fd), p)
+	switch {
+	case err == syscall.EAGAIN:
+		return 0, ErrWouldBlock
+	case err != nil:
+		return 0, s.opError("read", err)
+	case n == 0 && len(p) > 0:
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // Write is net.Conn's Write: all of p, waiting for room (under the write
