@@ -48,6 +48,7 @@ func (w *readWorkers) dispatch(c *conn) {
 // parked.
 func (w *readWorkers) run(c *conn) {
 	for {
+		growReadStack(0)
 		c.readReady()
 		if w.idle.Add(1) > w.max {
 			w.idle.Add(-1)
@@ -56,4 +57,25 @@ func (w *readWorkers) run(c *conn) {
 		c = <-w.work
 		w.idle.Add(-1)
 	}
+}
+
+// readStackPad makes a worker's stack big enough for the read, apply and
+// relay path of an update before it starts (an 8 KiB stack: the path
+// measured some 4 KiB below the worker's loop, the runtime's calls below
+// it and its guard take the rest).
+const readStackPad = 6 << 10
+
+// growReadStack grows the calling worker's stack at once to hold
+// readStackPad: a new goroutine's stack, or one the GC halved while the
+// worker was parked, then grows here, with two frames to copy and
+// adjust, instead of a dozen frames down the update path (in
+// readHPMessage, in the Yjs apply): 8.7 % of the process's CPU at
+// saturation. Zeroing the pad
+// costs some 50 ns per socket read.
+//
+//go:noinline
+func growReadStack(i int) byte {
+	var pad [readStackPad]byte
+	pad[i] = 1 // used: the frame is not optimised away
+	return pad[i/2]
 }
