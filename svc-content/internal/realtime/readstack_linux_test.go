@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"testing"
-	"unsafe"
 )
 
 // TestUpdatePathFitsAReadWorkersStack: a read worker's stack, grown by
@@ -46,13 +45,4 @@ func TestUpdatePathFitsAReadWorkersStack(t *testing.T) {
 	if <-moved {
 		t.Fatal("the worker's stack grew while it applied and relayed an update")
 	}
-}
-
-// stackAt is where the caller's frame lies: it changes when the
-// goroutine's stack is moved to grow (or shrink).
-//
-//go:noinline
-func stackAt() uintptr {
-	var here byte
-	return uintptr(unsafe.Pointer(&here))
 }
