@@ -46,3 +46,24 @@ func TestUpdatePathFitsAReadWorkersStack(t *testing.T) {
 		t.Fatal("the worker's stack grew while it applied and relayed an update")
 	}
 }
+
+// TestStackAtSeesAMovedStack: the read worker grows its stack again only
+// when stackAt changed, so stackAt must change when the stack moves.
+func TestStackAtSeesAMovedStack(t *testing.T) {
+	moved := make(chan bool)
+	go func() {
+		at := stackAt()
+		deepFrame(0) // more than a new goroutine's stack holds: it moves
+		moved <- stackAt() != at
+	}()
+	if !<-moved {
+		t.Fatal("stackAt is the same after the stack grew")
+	}
+}
+
+//go:noinline
+func deepFrame(i int) byte {
+	var pad [64 << 10]byte
+	pad[i] = 1
+	return pad[i/2]
+}
