@@ -80,20 +80,29 @@ func relayRoom(t testing.TB, peers int) (sender net.Conn, relayed *atomic.Int64)
 // appendFrames makes n client frames, each appending one character to
 // the document's text as one editor typing.
 func appendFrames(b testing.TB, n int) [][]byte {
-	d := yjs.NewDoc(4242)
 	frames := make([][]byte, n)
-	for i := range n {
-		u, err := d.Transact(func(tx *yjs.Tx) error {
-			t := d.Text("content")
-			return t.Insert(tx, t.Len(), "x", nil)
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
+	for i, u := range typedUpdates(b, n) {
 		msg := ywsSyncMessage(2, u)
 		frames[i] = append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
 	}
 	return frames
+}
+
+// typedUpdates are n updates of one editor typing a character each.
+func typedUpdates(t testing.TB, n int) [][]byte {
+	d := yjs.NewDoc(4242)
+	updates := make([][]byte, n)
+	for i := range updates {
+		u, err := d.Transact(func(tx *yjs.Tx) error {
+			text := d.Text("content")
+			return text.Insert(tx, text.Len(), "x", nil)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		updates[i] = u
+	}
+	return updates
 }
 
 // countUpdates counts the sync update messages the server sends on c.

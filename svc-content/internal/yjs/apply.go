@@ -29,7 +29,9 @@ func decodeUpdate(d updateDecoder) (decodedUpdate, error) {
 // kept and applied when an update brings what they wait for. A malformed
 // update is an error and changes nothing.
 func (d *Doc) ApplyUpdate(update []byte) error {
-	u, err := decodeUpdate(newDecoderV1(update))
+	d.decoder.reset(update)
+	u, err := decodeUpdate(&d.decoder)
+	d.decoder = decoderV1{} // decoded: update is not held
 	if err != nil {
 		return err
 	}

@@ -129,10 +129,16 @@ type decoderV1 struct {
 }
 
 func newDecoderV1(update []byte) *decoderV1 {
-	// Every struct takes at least one byte in v1.
-	r := &decoderV1{dec: *lib0.NewDecoder(update), limit: uint64(len(update))}
-	r.d = &r.dec
+	r := &decoderV1{}
+	r.reset(update)
 	return r
+}
+
+// reset makes r read update: a merge reads its updates with one decoder.
+func (r *decoderV1) reset(update []byte) {
+	// Every struct takes at least one byte in v1.
+	*r = decoderV1{dec: *lib0.NewDecoder(update), limit: uint64(len(update))}
+	r.d = &r.dec
 }
 
 func (r *decoderV1) rest() *lib0.Decoder { return r.d }

@@ -37,6 +37,9 @@ type Doc struct {
 	markerClock uint64
 	// spareTx are finished transactions to reuse.
 	spareTx []*Tx
+	// decoder reads the v1 updates applied: one per document, not one
+	// per update (a realtime room applies every update its editors send).
+	decoder decoderV1
 }
 
 // NewDoc returns an empty document whose local edits use clientID. Yjs

@@ -9,116 +9,42 @@ import (
 // These functions work on encoded updates without a document, as Yjs's
 // src/utils/updates.js; their results are byte for byte what Yjs returns.
 
-// lazyReader is LazyStructReader over an update decoded in full.
-type lazyReader struct {
-	blocks      []*block
-	pos         int
-	curr        *block
-	filterSkips bool
-}
-
-func newLazyReader(sections []section, filterSkips bool) *lazyReader {
-	r := &lazyReader{filterSkips: filterSkips}
-	for _, s := range sections {
-		r.blocks = append(r.blocks, s.blocks...)
-	}
-	r.next()
-	return r
-}
-
-func (r *lazyReader) next() *block {
-	for {
-		if r.pos >= len(r.blocks) {
-			r.curr = nil
-			return nil
-		}
-		r.curr = r.blocks[r.pos]
-		r.pos++
-		if !r.filterSkips || r.curr.kind != blockSkip {
-			return r.curr
-		}
-	}
-}
-
-// lazyWriter is LazyStructWriter: it writes structs client by client and
-// counts them, since the count precedes each client's structs.
-type lazyWriter struct {
-	e          *encoderV1
-	currClient uint64
-	written    uint64
-	parts      []lazyPart
-	first      error
-}
-
-type lazyPart struct {
-	written uint64
-	bytes   []byte
-}
-
-func newLazyWriter() *lazyWriter { return &lazyWriter{e: &encoderV1{}} }
-
-func (w *lazyWriter) flush() {
-	if w.written > 0 {
-		w.parts = append(w.parts, lazyPart{w.written, w.e.toBytes()})
-		if err := w.e.err(); err != nil && w.first == nil {
-			w.first = err
-		}
-		w.e = &encoderV1{}
-		w.written = 0
-	}
-}
-
-// write is writeStructToLazyStructWriter.
-func (w *lazyWriter) write(b *block, offset uint64) {
-	if w.written > 0 && w.currClient != b.id.Client {
-		w.flush()
-	}
-	if w.written == 0 {
-		w.currClient = b.id.Client
-		w.e.writeClient(b.id.Client)
-		w.e.rest().WriteVarUint(b.id.Clock + offset)
-	}
-	b.write(w.e, offset)
-	w.written++
-}
-
-// finish is finishLazyStructWriting: the structs part of an update.
-func (w *lazyWriter) finish() (*encoderV1, error) {
-	w.flush()
-	out := &encoderV1{}
-	out.rest().WriteVarUint(uint64(len(w.parts)))
-	for _, p := range w.parts {
-		out.rest().WriteVarUint(p.written)
-		out.rest().WriteBytes(p.bytes)
-	}
-	return out, w.first
-}
-
 // MergeUpdates merges v1 updates into one (Y.mergeUpdates). A single
 // update is returned as it is, as Yjs does.
 func MergeUpdates(updates ...[]byte) ([]byte, error) {
 	if len(updates) == 1 {
 		return updates[0], nil
 	}
-	readers := make([]*lazyReader, 0, len(updates))
+	readers := make([]lazyReader, len(updates)) // one allocation for all
+	order := make([]*lazyReader, len(updates))
 	dss := make([]deleteSet, 0, len(updates))
-	for _, u := range updates {
-		d, err := decodeUpdate(newDecoderV1(u))
+	size := 0
+	dec := &decoderV1{}
+	for i, u := range updates {
+		dec.reset(u)
+		d, err := decodeUpdate(dec)
 		if err != nil {
 			return nil, err
 		}
-		readers = append(readers, newLazyReader(d.sections, true))
+		readers[i].init(d.sections, true)
+		order[i] = &readers[i]
 		dss = append(dss, d.ds)
+		size += len(u)
 	}
-	w := newLazyWriter()
-	mergeStructs(readers, w)
-	out, err := w.finish()
+	w := newLazyWriter(size, len(updates)) // a part per client, mostly one per update
+	mergeStructs(order, w)
+	out, err := w.finish(deleteSetRoom)
 	if err != nil {
 		return nil, err
 	}
 	writeDeleteSet(out, mergeDeleteSets(dss))
 	return out.toBytes(), out.err()
 }
+
+// deleteSetRoom is the room an update written leaves for its delete set
+// (a larger one grows the buffer): an empty delete set takes a byte,
+// one of a few deletes some more.
+const deleteSetRoom = 16
 
 // compareReaders orders readers as mergeUpdatesV2: higher clients first,
 // then lower clocks, a Skip after another struct at the same clock.
@@ -224,7 +150,7 @@ func DiffUpdate(update, sv []byte) ([]byte, error) {
 		return nil, err
 	}
 	r := newLazyReader(d.sections, false)
-	w := newLazyWriter()
+	w := newLazyWriter(len(update), 1)
 	for r.curr != nil {
 		curr := r.curr
 		client := curr.id.Client
@@ -248,7 +174,7 @@ func DiffUpdate(update, sv []byte) ([]byte, error) {
 			}
 		}
 	}
-	out, err := w.finish()
+	out, err := w.finish(deleteSetRoom)
 	if err != nil {
 		return nil, err
 	}
@@ -308,13 +234,13 @@ func ConvertUpdateV2ToV1(update []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := newLazyWriter()
+	w := newLazyWriter(len(update), 1)
 	for _, s := range d.sections {
 		for _, b := range s.blocks {
 			w.write(b, 0)
 		}
 	}
-	out, err := w.finish()
+	out, err := w.finish(deleteSetRoom)
 	if err != nil {
 		return nil, err
 	}
