@@ -62,7 +62,7 @@ func main() {
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
 	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
 	flag.StringVar(&o.trace, "trace", "", "write an execution trace of ours in the steady phase to this file")
-	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (the server: steady.pprof, saturation.pprof) and its heap allocations to this directory")
+	flag.StringVar(&o.profile, "profile", "", "write CPU profiles of ours (the server: steady.pprof, saturation.pprof) its heap allocations, and its live heap and goroutines before and after the connections to this directory")
 	flag.Parse()
 	if err := realMain(o); err != nil {
 		fmt.Fprintln(os.Stderr, "realtimebench:", err)
@@ -113,6 +113,7 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res := result{name: s.name}
 	time.Sleep(2 * time.Second)
 	base := s.rss()
+	s.snapshot(o.profile, "idle")
 	run, err := newRun(o.clients, max(o.loops, 1))
 	if err != nil {
 		return res, err
@@ -124,6 +125,7 @@ func measure(o options, s *server, token, key string) (result, error) {
 	}
 	time.Sleep(2 * time.Second)
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
+	s.snapshot(o.profile, "connected")
 
 	maxSends := int(math.Ceil(o.rate*o.steady.Seconds())) + 1
 	for _, c := range clients {

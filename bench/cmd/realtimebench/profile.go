@@ -37,6 +37,30 @@ func (s *server) profile(dir, phase string, d time.Duration) func() {
 	return func() { <-done }
 }
 
+// snapshot writes what the server holds at a point of the run (phase:
+// before or after the connections) into dir: its live heap
+// (<phase>.heap.pprof, taken after a collection; compare with -diff_base,
+// and run with GODEBUG=memprofilerate=1 for every allocation rather than
+// a sample of them), the same as text with the runtime's memory
+// statistics at its end (<phase>.heap.txt), and its goroutines
+// (<phase>.goroutines.txt). Taken after the resident memory was read,
+// as the collection changes it. Nothing happens when s is not profiled or
+// dir is empty.
+func (s *server) snapshot(dir, phase string) {
+	if s.pprof == "" || dir == "" {
+		return
+	}
+	for which, file := range map[string]string{
+		"heap?gc=1":         phase + ".heap.pprof",
+		"heap?debug=1":      phase + ".heap.txt",
+		"goroutine?debug=1": phase + ".goroutines.txt",
+	} {
+		if err := fetchProfile(s.pprof, which, filepath.Join(dir, file)); err != nil {
+			fmt.Fprintln(os.Stderr, "realtimebench: profile:", err)
+		}
+	}
+}
+
 // fetchProfile writes what the server's /debug/pprof/<which> answers
 // (a profile, an execution trace) to path.
 func fetchProfile(addr, which, path string) error {
