@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,6 +58,30 @@ func TestIdleConnectionFootprint(t *testing.T) {
 	}
 	runtime.KeepAlive(warm)
 	runtime.KeepAlive(conns)
+}
+
+// A token is kept once however many sessions came with it: each
+// connection reads its own copy from its Auth message, a few hundred
+// bytes (a JWT) that a user's tabs, or a benchmark's clients, repeat.
+func TestSessionsKeepATokenOnce(t *testing.T) {
+	const n, size = 200, 4 << 10
+	s := newSessions(nil)
+	token := strings.Repeat("t", size)
+	members := make([]*member, n)
+	for i := range members {
+		members[i] = &member{grant: Grant{Workspace: "ws1", UserID: "ada"}}
+	}
+	before := footprint()
+	for _, m := range members {
+		s.add(m, strings.Clone(token))
+	}
+	per := (footprint() - before) / n
+	t.Logf("%d bytes per session of a %d-byte token", per, size)
+	if per > size/4 {
+		t.Fatalf("a session of a %d-byte token keeps %d bytes: the token is copied per session", size, per)
+	}
+	runtime.KeepAlive(s)
+	runtime.KeepAlive(members)
 }
 
 // footprint is the live heap plus goroutine stacks after a collection.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"time"
+	"unique"
 )
 
 // sessions index the open members by user, so that access can be decided
@@ -14,13 +15,16 @@ type sessions struct {
 	hub *Hub
 	mu  sync.Mutex
 	// byUser: workspace + user → the members and the token each came with.
-	byUser map[userKey]map[*member]string
+	// A token is kept once however many sessions came with it (a user's
+	// tabs, a Hocuspocus socket's documents): a copy per session was a few
+	// hundred bytes each.
+	byUser map[userKey]map[*member]unique.Handle[string]
 }
 
 type userKey struct{ workspace, user string }
 
 func newSessions(h *Hub) *sessions {
-	return &sessions{hub: h, byUser: map[userKey]map[*member]string{}}
+	return &sessions{hub: h, byUser: map[userKey]map[*member]unique.Handle[string]{}}
 }
 
 func (s *sessions) add(m *member, token string) {
@@ -29,9 +33,9 @@ func (s *sessions) add(m *member, token string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.byUser[k] == nil {
-		s.byUser[k] = map[*member]string{}
+		s.byUser[k] = map[*member]unique.Handle[string]{}
 	}
-	s.byUser[k][m] = token
+	s.byUser[k][m] = unique.Make(token)
 }
 
 func (s *sessions) remove(m *member) {
@@ -52,7 +56,7 @@ func (s *sessions) setToken(m *member, token string) {
 	defer s.mu.Unlock()
 	if ms := s.byUser[userKey{g.Workspace, g.UserID}]; ms != nil {
 		if _, ok := ms[m]; ok {
-			ms[m] = token
+			ms[m] = unique.Make(token)
 		}
 	}
 }
@@ -77,7 +81,7 @@ func (s *sessions) recheckUser(workspace, user string) {
 	s.mu.Lock()
 	asked := map[question][]*member{}
 	for m, token := range s.byUser[userKey{workspace, user}] {
-		q := question{token, m.key.Org, m.key.Doc}
+		q := question{token.Value(), m.key.Org, m.key.Doc}
 		asked[q] = append(asked[q], m)
 	}
 	s.mu.Unlock()
