@@ -27,6 +27,8 @@ type batchConn struct {
 	// upgrade request (a first frame sent right behind it): read before
 	// the socket's own, then dropped.
 	early []byte
+	// closeSent: the close frame is out; no control frame follows it.
+	closeSent bool
 }
 
 // batchFlushAt is how much a flush gathers before it writes.
@@ -108,6 +110,46 @@ func (b *batchConn) writeFrame(payload []byte, deadline time.Time) error {
 	bufs := net.Buffers{appendFrameHeader(make([]byte, 0, maxHeader), len(payload)), payload}
 	_, err := bufs.WriteTo(b.Conn)
 	return err
+}
+
+// errCloseSent refuses a control frame after the close frame.
+var errCloseSent = errors.New("websocket: close frame already sent")
+
+// writeControl writes a control frame (close, ping, pong; its payload
+// at most 125 bytes) with one Write, so it lands whole between data
+// frames, gathered behind them while a flush runs. The WebSocket
+// library's connection, which wrote them before, is dropped after the
+// handshake: it held some 800 bytes per idle connection.
+func (b *batchConn) writeControl(op byte, payload []byte, deadline time.Time) error {
+	var frame [2 + maxControlPayload]byte
+	if len(payload) > maxControlPayload {
+		return errors.New("websocket: control frame payload over 125 bytes")
+	}
+	frame[0], frame[1] = 0x80|op, byte(len(payload))
+	n := 2 + copy(frame[2:], payload)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closeSent {
+		return errCloseSent
+	}
+	b.closeSent = op == opClose
+	if b.buf != nil {
+		*b.buf = append(*b.buf, frame[:n]...)
+		return nil
+	}
+	_ = b.Conn.SetWriteDeadline(deadline)
+	_, err := b.Conn.Write(frame[:n])
+	return err
+}
+
+// maxControlPayload is the largest payload of a control frame (RFC 6455
+// §5.5).
+const maxControlPayload = 125
+
+// closePayload is a close frame's payload: the status code, then the
+// reason (closeReason keeps it within the frame).
+func closePayload(code int, reason string) []byte {
+	return append(binary.BigEndian.AppendUint16(make([]byte, 0, 2+len(reason)), uint16(code)), reason...)
 }
 
 // appendFrameHeader appends the header of a final, unmasked binary frame

@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/gorilla/websocket"
 )
 
 // conn is one client WebSocket with a bounded send queue. Messages are
@@ -16,8 +14,7 @@ import (
 // lets more than SendQueueBytes pile up, or does not take a write within
 // WriteTimeout, is disconnected: nothing is ever buffered without bound.
 type conn struct {
-	ws  *websocket.Conn
-	out *batchConn // ws's socket
+	out *batchConn // the client's socket; the WebSocket handshake is done
 	// raw is out's descriptor for writes that do not wait (nil: every
 	// message goes through the writer goroutine).
 	raw      syscall.RawConn
@@ -44,16 +41,12 @@ type conn struct {
 	doneOnce sync.Once
 }
 
-func newConn(ws *websocket.Conn, s *Settings) *conn {
-	c := &conn{ws: ws, settings: s, done: make(chan struct{})}
-	c.out, _ = ws.NetConn().(*batchConn)
-	if c.out != nil {
-		if sc, ok := c.out.Conn.(syscall.Conn); ok {
-			c.raw, _ = sc.SyscallConn()
-		}
+func newConn(out *batchConn, s *Settings) *conn {
+	c := &conn{out: out, settings: s, done: make(chan struct{})}
+	if sc, ok := out.Conn.(syscall.Conn); ok {
+		c.raw, _ = sc.SyscallConn()
 	}
 	c.pongSeen.Store(true)
-	ws.SetPongHandler(func(string) error { c.pongSeen.Store(true); return nil })
 	return c
 }
 
@@ -194,10 +187,6 @@ const maxSpareQueue = 8
 // every member it is relayed to, is copied once, into the gathered bytes.
 func (c *conn) write(b []byte) error {
 	deadline := time.Now().Add(c.settings.WriteTimeout)
-	if c.out == nil {
-		_ = c.ws.SetWriteDeadline(deadline)
-		return c.ws.WriteMessage(websocket.BinaryMessage, b)
-	}
 	if len(b) >= batchFlushAt {
 		// A large message goes out on its own, not copied.
 		if err := c.out.flush(deadline); err != nil {
@@ -253,7 +242,7 @@ func (c *conn) closeNow(code int, reason string) {
 // before the connection is cut off.
 func (c *conn) sendClose(code int, reason string) {
 	deadline := time.Now().Add(c.settings.WriteTimeout)
-	if err := c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), deadline); err != nil {
+	if err := c.out.writeControl(opClose, closePayload(code, reason), deadline); err != nil {
 		c.abort()
 		return
 	}
@@ -270,7 +259,7 @@ func (c *conn) abort() {
 	c.queue, c.queued = nil, 0
 	c.mu.Unlock()
 	c.stopReads()
-	_ = c.ws.Close()
+	_ = c.out.Close()
 }
 
 // ping is called every PingInterval by the hub: a connection that showed
@@ -280,7 +269,7 @@ func (c *conn) ping() {
 		c.abort()
 		return
 	}
-	_ = c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.settings.WriteTimeout))
+	_ = c.out.writeControl(opPing, nil, time.Now().Add(c.settings.WriteTimeout))
 }
 
 // finished marks the end of reading (the socket is closed by then).

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/gorilla/websocket"
 )
 
 // reading is a connection's read side: frames are read when the socket
@@ -57,12 +55,7 @@ func (c *conn) readEarly() bool {
 }
 
 // netConn is the socket under the WebSocket.
-func (c *conn) netConn() net.Conn {
-	if c.out != nil {
-		return c.out.Conn
-	}
-	return c.ws.NetConn()
-}
+func (c *conn) netConn() net.Conn { return c.out.Conn }
 
 // readBlocking reads on a goroutine of its own (no poller).
 func (c *conn) readBlocking() {
@@ -144,7 +137,7 @@ func (c *conn) frame(op byte, payload []byte) error {
 	case opBinary:
 		c.rd.handle(append([]byte(nil), payload...))
 	case opPing:
-		_ = c.ws.WriteControl(websocket.PongMessage, payload, time.Now().Add(c.settings.WriteTimeout))
+		_ = c.out.writeControl(opPong, payload, time.Now().Add(c.settings.WriteTimeout))
 	case opClose:
 		c.answerClose(payload)
 		return errClosed
@@ -168,7 +161,7 @@ func (c *conn) answerClose(payload []byte) {
 	if len(payload) >= 2 {
 		echo = payload[:2]
 	}
-	_ = c.ws.WriteControl(websocket.CloseMessage, echo, time.Now().Add(c.settings.WriteTimeout))
+	_ = c.out.writeControl(opClose, echo, time.Now().Add(c.settings.WriteTimeout))
 }
 
 // stopReads ends reading as the connection closes: at once when no read

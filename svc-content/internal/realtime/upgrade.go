@@ -8,13 +8,13 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// upgrader lends write buffers from a pool only while a write runs, so an
-// idle connection holds no write buffer. Frames are read by the
-// connection's own frame reader (see reading), not the library's, so the
-// library's read buffer is the smallest it allows (the HTTP server's
-// 4 KiB one is dropped). Every origin gets the upgrade: the workspace
-// whose allowed domains apply is known only once the token is decided,
-// and the Origin is checked then (checkOrigin).
+// upgrader only answers the handshake: frames are read by the
+// connection's own frame reader (see reading) and written by its
+// batchConn, so the library's connection is dropped at once, and its
+// buffers are the smallest it allows (the HTTP server's 4 KiB reader is
+// not taken over, no write buffer is made). Every origin gets the
+// upgrade: the workspace whose allowed domains apply is known only once
+// the token is decided, and the Origin is checked then (checkOrigin).
 var upgrader = websocket.Upgrader{
 	ReadBufferSize:  unusedReadBuffer,
 	WriteBufferPool: &sync.Pool{},
@@ -31,8 +31,14 @@ func (h *Hub) accept(w http.ResponseWriter, r *http.Request) *conn {
 	if err != nil {
 		return nil
 	}
-	ws.SetReadLimit(h.settings.MaxMessageBytes)
-	c := newConn(ws, &h.settings)
+	// Only the socket is kept: frames are read and written here, and the
+	// library's connection (its reader, its handlers) is garbage now.
+	out, ok := ws.NetConn().(*batchConn)
+	if !ok { // batchHijacker made it: cannot happen
+		_ = ws.Close()
+		return nil
+	}
+	c := newConn(out, &h.settings)
 	c.origin = r.Header.Get("Origin")
 	if !h.track(c) {
 		c.close(CloseGoingAway, "server shutting down; reconnect")
