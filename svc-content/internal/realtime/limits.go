@@ -23,29 +23,30 @@ func limitReached(what string, max int) *LimitError {
 	return &LimitError{Reason: fmt.Sprintf("%s connection limit reached (%d sessions)", what, max)}
 }
 
-// localCounter counts in process: right for a single replica.
+// localCounter counts in process: right for a single replica. Documents
+// are counted by their DocKey, whose strings the sessions hold already:
+// a key string made per connection (DocKey.id) stayed with its release.
 type localCounter struct {
 	mu     sync.Mutex
 	perWS  map[string]int
-	perDoc map[string]int
+	perDoc map[DocKey]int
 }
 
 func newLocalCounter() *localCounter {
-	return &localCounter{perWS: map[string]int{}, perDoc: map[string]int{}}
+	return &localCounter{perWS: map[string]int{}, perDoc: map[DocKey]int{}}
 }
 
 func (c *localCounter) Acquire(_ context.Context, key DocKey, maxWS, maxDoc int) (func(), error) {
-	doc := key.id()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.perWS[key.Workspace] >= maxWS {
 		return nil, limitReached("workspace", maxWS)
 	}
-	if c.perDoc[doc] >= maxDoc {
+	if c.perDoc[key] >= maxDoc {
 		return nil, limitReached("document", maxDoc)
 	}
 	c.perWS[key.Workspace]++
-	c.perDoc[doc]++
+	c.perDoc[key]++
 	var once sync.Once
 	return func() {
 		once.Do(func() {
@@ -54,8 +55,8 @@ func (c *localCounter) Acquire(_ context.Context, key DocKey, maxWS, maxDoc int)
 			if c.perWS[key.Workspace]--; c.perWS[key.Workspace] == 0 {
 				delete(c.perWS, key.Workspace)
 			}
-			if c.perDoc[doc]--; c.perDoc[doc] == 0 {
-				delete(c.perDoc, doc)
+			if c.perDoc[key]--; c.perDoc[key] == 0 {
+				delete(c.perDoc, key)
 			}
 		})
 	}, nil
