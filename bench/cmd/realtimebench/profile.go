@@ -43,12 +43,24 @@ func (s *server) profile(dir, phase string, d time.Duration) func() {
 // and run with GODEBUG=memprofilerate=1 for every allocation rather than
 // a sample of them), the same as text with the runtime's memory
 // statistics at its end (<phase>.heap.txt), and its goroutines
-// (<phase>.goroutines.txt). Taken after the resident memory was read,
+// (<phase>.goroutines.txt), and its memory mappings with what of each is
+// resident (<phase>.smaps.txt: memory outside Go's heap, e.g. the
+// embedded SQLite's, shows there). Taken after the resident memory was read,
 // as the collection changes it. Nothing happens when s is not profiled or
 // dir is empty.
 func (s *server) snapshot(dir, phase string) {
 	if s.pprof == "" || dir == "" {
 		return
+	}
+	smaps, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", s.pid()))
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, phase+".smaps.txt"), smaps, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "realtimebench: profile:", err)
 	}
 	for which, file := range map[string]string{
 		"heap?gc=1":         phase + ".heap.pprof",
