@@ -37,12 +37,11 @@ type conn struct {
 	rd reading
 
 	pongSeen atomic.Bool // a pong (or any message) since the last ping
-	done     chan struct{}
 	doneOnce sync.Once
 }
 
 func newConn(out *batchConn, s *Settings) *conn {
-	c := &conn{out: out, settings: s, done: make(chan struct{})}
+	c := &conn{out: out, settings: s}
 	if sc, ok := out.Conn.(syscall.Conn); ok {
 		c.raw, _ = sc.SyscallConn()
 	}
@@ -273,12 +272,7 @@ func (c *conn) ping() {
 }
 
 // finished marks the end of reading (the socket is closed by then).
-func (c *conn) finished() {
-	c.doneOnce.Do(func() {
-		c.abort()
-		close(c.done)
-	})
-}
+func (c *conn) finished() { c.doneOnce.Do(c.abort) }
 
 // epoch makes nanotime monotonic (time.Since reads the monotonic clock).
 var epoch = time.Now()

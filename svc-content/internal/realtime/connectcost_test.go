@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -140,5 +141,50 @@ func TestHocuspocusConnectCost(t *testing.T) {
 	}
 	if c.goroutines > 0.05 {
 		t.Errorf("%.2f goroutines per idle connection, want none", c.goroutines)
+	}
+}
+
+// Close waits for every connection to end (the hub keeps no channel per
+// connection for it): once it returns, none is left.
+func TestCloseWaitsForEveryConnection(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, nil, nil, Settings{})
+	conns := make([]net.Conn, 5)
+	for i := range conns {
+		conns[i] = hpBareClient(t, srv.wsBase, "org1/closing/ed1", uint64(i+1))
+	}
+	for _, c := range conns {
+		go answerClose(c) // as a client does; the hub waits for it
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	srv.hub.Close(ctx)
+	if ctx.Err() != nil {
+		t.Fatal("Close waited until its deadline")
+	}
+	srv.hub.mu.Lock()
+	left := len(srv.hub.conns)
+	srv.hub.mu.Unlock()
+	if left != 0 {
+		t.Fatalf("%d connections left after Close", left)
+	}
+}
+
+// answerClose reads frames until the server's close frame and echoes it.
+func answerClose(c net.Conn) {
+	var hdr [2]byte
+	buf := make([]byte, 125)
+	for {
+		if _, err := io.ReadFull(c, hdr[:]); err != nil {
+			return
+		}
+		n := int(hdr[1] & 0x7f)
+		if _, err := io.ReadFull(c, buf[:n]); err != nil {
+			return
+		}
+		if hdr[0]&0x0f == opClose {
+			_, _ = c.Write(append([]byte{0x88, 0x80 | byte(min(n, 2)), 0, 0, 0, 0}, buf[:min(n, 2)]...))
+			return
+		}
 	}
 }

@@ -56,6 +56,10 @@ type Hub struct {
 	conns    map[*conn]struct{}
 	sessions *sessions
 	closing  bool
+	// drained is closed once Close has begun and the last connection
+	// left (a hub-wide signal: a channel per connection cost ~100 bytes
+	// each).
+	drained chan struct{}
 }
 
 // NewHub returns a hub; Run starts its background work.
@@ -204,6 +208,10 @@ func (h *Hub) track(c *conn) bool {
 func (h *Hub) untrack(c *conn) {
 	h.mu.Lock()
 	delete(h.conns, c)
+	if len(h.conns) == 0 && h.drained != nil {
+		close(h.drained)
+		h.drained = nil
+	}
 	h.mu.Unlock()
 }
 
@@ -271,15 +279,19 @@ func (h *Hub) Close(ctx context.Context) {
 	for c := range h.conns {
 		conns = append(conns, c)
 	}
+	drained := make(chan struct{})
+	if len(conns) == 0 {
+		close(drained)
+	} else {
+		h.drained = drained
+	}
 	h.mu.Unlock()
 	for _, c := range conns {
 		c.close(CloseGoingAway, "server shutting down; reconnect")
 	}
-	for _, c := range conns {
-		select {
-		case <-c.done:
-		case <-ctx.Done():
-		}
+	select {
+	case <-drained:
+	case <-ctx.Done():
 	}
 	for !h.committer.drained() && ctx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
