@@ -14,11 +14,10 @@ import (
 
 // batchConn is the socket under a client's WebSocket. While the send
 // queue is flushed it gathers the data frames (a relay, the
-// acknowledgements) and the frames the WebSocket library writes meanwhile
-// (a ping) and writes them with one system call instead of one each.
-// Frames stay whole: each is added under the lock, and the library
-// writes each of its frames with one Write. The gathering buffer is
-// pooled and held only during a flush.
+// acknowledgements) and the control frames written meanwhile (a ping, a
+// pong: writeControl) and writes them with one system call instead of one
+// each. Frames stay whole: each is added under the lock. The gathering
+// buffer is pooled and held only during a flush.
 type batchConn struct {
 	net.Conn
 	mu  sync.Mutex
@@ -102,7 +101,7 @@ func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte, timeout time.D
 
 // writeFrame writes a binary data frame of payload at once (a large
 // message: its header and payload in one writev, not copied). The lock
-// keeps a control frame of the library from landing between the two.
+// keeps a control frame from landing between the two.
 func (b *batchConn) writeFrame(payload []byte, deadline time.Time) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
