@@ -33,6 +33,7 @@ type conn struct {
 	// wroteAt is when sendNow last wrote (monotonic nanoseconds): a
 	// message soon after is part of a burst, gathered by the writer.
 	wroteAt int64
+	listed  bool // in the held-message flusher's list
 	closing bool // no more sends; the close frame follows the queue
 	code    int
 	reason  string
@@ -59,7 +60,17 @@ func newConn(ws *websocket.Conn, s *Settings) *conn {
 
 // send queues b. A message larger than the whole bound still goes out
 // when the queue is empty; otherwise a full queue disconnects the client.
-func (c *conn) send(b []byte) {
+func (c *conn) send(b []byte) { c.enqueue(b, false) }
+
+// hold queues b as send does, except that in a burst (see quiet) it
+// waits up to holdFor in the queue instead of starting the writer
+// goroutine, for the burst's next messages: the held messages go out in
+// one write, by the held-message flusher or with an acknowledgement
+// (flushHeld). Written one by one, a saturated room's relays cost a
+// write each and a writer goroutine started per burst.
+func (c *conn) hold(b []byte) { c.enqueue(b, true) }
+
+func (c *conn) enqueue(b []byte, held bool) {
 	c.mu.Lock()
 	if c.closing {
 		c.mu.Unlock()
@@ -72,7 +83,8 @@ func (c *conn) send(b []byte) {
 		go c.closeNow(ClosePolicy, "client too slow: its send queue exceeded the limit")
 		return
 	}
-	if !c.writing && c.raw != nil && len(b) < batchFlushAt && c.quiet() {
+	// Held messages go first: a direct write must not pass them.
+	if !c.writing && len(c.queue) == 0 && c.raw != nil && len(b) < batchFlushAt && c.quiet() {
 		c.writing = true // this goroutine writes now
 		c.mu.Unlock()
 		c.sendNow(b)
@@ -80,19 +92,70 @@ func (c *conn) send(b []byte) {
 	}
 	c.queue = append(c.queue, b)
 	c.queued += len(b)
-	if !c.writing {
-		c.writing = true
-		c.flushes++
-		go c.flush()
+	if c.writing {
+		c.mu.Unlock()
+		return
 	}
+	if !held || c.raw == nil { // no direct write without raw
+		c.startWriter()
+		c.mu.Unlock()
+		return
+	}
+	list := !c.listed
+	c.listed = true
 	c.mu.Unlock()
+	if list {
+		sharedFlusher().add(c)
+	}
 }
 
-// burstGap is how long after a direct write further messages go to the
-// writer goroutine, which gathers a burst (a saturated room sends each
-// member several relays per commit) into one system call: written one
-// by one they cost a system call each, about 8 times as many. At a
-// steady pace a member receives a relay every ~100 ms; few fall within.
+// startWriter starts the writer goroutine (c.mu held).
+func (c *conn) startWriter() {
+	c.writing = true
+	c.flushes++
+	go c.flush()
+}
+
+// flushHeld writes the queued messages with one non-blocking system
+// call from the calling goroutine (the committer's release, under no
+// lock that a slow client could hold up); what the socket does not take
+// goes to the writer goroutine. Nothing to do while a writer runs: it
+// takes the queue.
+func (c *conn) flushHeld() {
+	c.mu.Lock()
+	c.flushHeldLocked()
+}
+
+// flushHeldLocked is flushHeld with c.mu held (released).
+func (c *conn) flushHeldLocked() {
+	if c.writing || c.closing || len(c.queue) == 0 || c.raw == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.writing = true
+	c.wroteAt = nanotime()
+	batch := c.queue
+	c.queue, c.spare = c.spare, nil
+	c.mu.Unlock()
+	taken, all := c.out.writeNow(c.raw, batch, c.settings.WriteTimeout)
+	c.mu.Lock()
+	if taken {
+		for _, b := range batch {
+			c.queued -= len(b)
+		}
+		c.keepSpare(batch)
+	} else if !c.closing {
+		c.queue = append(batch, c.queue...)
+	}
+	c.endDirect(all)
+}
+
+// burstGap is how long after a direct write further messages are
+// gathered (relays held, see hold; others by the writer goroutine) into
+// one system call: a saturated room sends each member several relays
+// per commit, and written one by one they cost a system call each,
+// about 8 times as many. At a steady pace a member receives a relay
+// every ~100 ms; few fall within.
 const burstGap = 250 * time.Microsecond
 
 // quiet reports whether nothing was written directly within burstGap
@@ -111,7 +174,7 @@ func (c *conn) quiet() bool {
 // loop; only a socket that is full or busy waits for the writer
 // goroutine. Messages sent meanwhile were queued behind b.
 func (c *conn) sendNow(b []byte) {
-	taken, all := c.out.writeNow(c.raw, b, c.settings.WriteTimeout)
+	taken, all := c.out.writeNow(c.raw, [][]byte{b}, c.settings.WriteTimeout)
 	c.mu.Lock()
 	if !taken && !c.closing { // closing: a close frame may be out already
 		c.queue = append(c.queue, nil)
@@ -119,6 +182,13 @@ func (c *conn) sendNow(b []byte) {
 		c.queue[0] = b
 		c.queued += len(b)
 	}
+	c.endDirect(all)
+}
+
+// endDirect ends a direct write (c.mu held; released): the turn is over
+// when the socket took everything and nothing was queued meanwhile, else
+// the writer goroutine writes the rest.
+func (c *conn) endDirect(all bool) {
 	if all && len(c.queue) == 0 {
 		c.doneWriting()
 		return
@@ -162,12 +232,9 @@ func (c *conn) flush() {
 			c.abort()
 			return
 		}
-		clear(batch) // the messages are shared with other members: drop the references
 		c.mu.Lock()
 		c.queued -= n
-		if c.spare == nil && cap(batch) <= maxSpareQueue {
-			c.spare = batch[:0]
-		}
+		c.keepSpare(batch)
 		c.mu.Unlock()
 	}
 }
@@ -180,6 +247,14 @@ func (c *conn) doneWriting() {
 	c.mu.Unlock()
 	if closing {
 		c.sendClose(code, reason)
+	}
+}
+
+// keepSpare keeps a written batch's slice for the next queue (c.mu held).
+func (c *conn) keepSpare(batch [][]byte) {
+	clear(batch) // the messages are shared with other members: drop the references
+	if c.spare == nil && cap(batch) <= maxSpareQueue {
+		c.spare = batch[:0]
 	}
 }
 
@@ -229,6 +304,10 @@ func (c *conn) close(code int, reason string) {
 	}
 	c.closing, c.code, c.reason = true, code, closeReason(reason)
 	idle := !c.writing
+	if idle && len(c.queue) > 0 { // held messages: the writer sends the close frame after them
+		c.startWriter()
+		idle = false
+	}
 	c.mu.Unlock()
 	if idle {
 		c.sendClose(code, c.reason)

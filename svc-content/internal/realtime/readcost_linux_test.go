@@ -13,7 +13,7 @@ import (
 // README's steady load, so every one is a readiness of its own.
 func TestReadingStartsNoGoroutinePerMessage(t *testing.T) {
 	const peers, updates = 9, 50
-	sender, relayed := relayRoom(t, peers)
+	_, sender, relayed := relayRoom(t, peers)
 	frames := appendFrames(t, updates+1)
 	send := func(i int) {
 		if _, err := sender.Write(frames[i]); err != nil {
