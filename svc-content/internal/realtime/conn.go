@@ -62,14 +62,6 @@ func newConn(ws *websocket.Conn, s *Settings) *conn {
 // when the queue is empty; otherwise a full queue disconnects the client.
 func (c *conn) send(b []byte) { c.enqueue(b, false) }
 
-// hold queues b as send does, except that in a burst (see quiet) it
-// waits up to holdFor in the queue instead of starting the writer
-// goroutine, for the burst's next messages: the held messages go out in
-// one write, by the held-message flusher or with an acknowledgement
-// (flushHeld). Written one by one, a saturated room's relays cost a
-// write each and a writer goroutine started per burst.
-func (c *conn) hold(b []byte) { c.enqueue(b, true) }
-
 func (c *conn) enqueue(b []byte, held bool) {
 	c.mu.Lock()
 	if c.closing {
@@ -113,88 +105,6 @@ func (c *conn) enqueue(b []byte, held bool) {
 func (c *conn) startWriter() {
 	c.writing = true
 	c.flushes++
-	go c.flush()
-}
-
-// flushHeld writes the queued messages with one non-blocking system
-// call from the calling goroutine (the committer's release, under no
-// lock that a slow client could hold up); what the socket does not take
-// goes to the writer goroutine. Nothing to do while a writer runs: it
-// takes the queue.
-func (c *conn) flushHeld() {
-	c.mu.Lock()
-	c.flushHeldLocked()
-}
-
-// flushHeldLocked is flushHeld with c.mu held (released).
-func (c *conn) flushHeldLocked() {
-	if c.writing || c.closing || len(c.queue) == 0 || c.raw == nil {
-		c.mu.Unlock()
-		return
-	}
-	c.writing = true
-	c.wroteAt = nanotime()
-	batch := c.queue
-	c.queue, c.spare = c.spare, nil
-	c.mu.Unlock()
-	taken, all := c.out.writeNow(c.raw, batch, c.settings.WriteTimeout)
-	c.mu.Lock()
-	if taken {
-		for _, b := range batch {
-			c.queued -= len(b)
-		}
-		c.keepSpare(batch)
-	} else if !c.closing {
-		c.queue = append(batch, c.queue...)
-	}
-	c.endDirect(all)
-}
-
-// burstGap is how long after a direct write further messages are
-// gathered (relays held, see hold; others by the writer goroutine) into
-// one system call: a saturated room sends each member several relays
-// per commit, and written one by one they cost a system call each,
-// about 8 times as many. At a steady pace a member receives a relay
-// every ~100 ms; few fall within.
-const burstGap = 250 * time.Microsecond
-
-// quiet reports whether nothing was written directly within burstGap
-// and notes now as the last direct write if so (c.mu held).
-func (c *conn) quiet() bool {
-	now := nanotime()
-	if now-c.wroteAt < int64(burstGap) {
-		return false
-	}
-	c.wroteAt = now
-	return true
-}
-
-// sendNow writes b from the sending goroutine when the socket takes it
-// at once, as a Hocuspocus or y-websocket server writes from its event
-// loop; only a socket that is full or busy waits for the writer
-// goroutine. Messages sent meanwhile were queued behind b.
-func (c *conn) sendNow(b []byte) {
-	taken, all := c.out.writeNow(c.raw, [][]byte{b}, c.settings.WriteTimeout)
-	c.mu.Lock()
-	if !taken && !c.closing { // closing: a close frame may be out already
-		c.queue = append(c.queue, nil)
-		copy(c.queue[1:], c.queue)
-		c.queue[0] = b
-		c.queued += len(b)
-	}
-	c.endDirect(all)
-}
-
-// endDirect ends a direct write (c.mu held; released): the turn is over
-// when the socket took everything and nothing was queued meanwhile, else
-// the writer goroutine writes the rest.
-func (c *conn) endDirect(all bool) {
-	if all && len(c.queue) == 0 {
-		c.doneWriting()
-		return
-	}
-	c.flushes++
-	c.mu.Unlock()
 	go c.flush()
 }
 

@@ -66,3 +66,45 @@ func (f *heldFlusher) run() {
 		}
 	}
 }
+
+// hold queues b as send does, except that in a burst (see quiet) it
+// waits up to holdFor in the queue instead of starting the writer
+// goroutine, for the burst's next messages: the held messages go out in
+// one write, by the held-message flusher or with an acknowledgement
+// (flushHeld). Written one by one, a saturated room's relays cost a
+// write each and a writer goroutine started per burst.
+func (c *conn) hold(b []byte) { c.enqueue(b, true) }
+
+// flushHeld writes the queued messages with one non-blocking system
+// call from the calling goroutine (the committer's release, under no
+// lock that a slow client could hold up); what the socket does not take
+// goes to the writer goroutine. Nothing to do while a writer runs: it
+// takes the queue.
+func (c *conn) flushHeld() {
+	c.mu.Lock()
+	c.flushHeldLocked()
+}
+
+// flushHeldLocked is flushHeld with c.mu held (released).
+func (c *conn) flushHeldLocked() {
+	if c.writing || c.closing || len(c.queue) == 0 || c.raw == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.writing = true
+	c.wroteAt = nanotime()
+	batch := c.queue
+	c.queue, c.spare = c.spare, nil
+	c.mu.Unlock()
+	taken, all := c.out.writeNow(c.raw, batch, c.settings.WriteTimeout)
+	c.mu.Lock()
+	if taken {
+		for _, b := range batch {
+			c.queued -= len(b)
+		}
+		c.keepSpare(batch)
+	} else if !c.closing {
+		c.queue = append(batch, c.queue...)
+	}
+	c.endDirect(all)
+}
