@@ -62,25 +62,30 @@ func (b *batchConn) appendFrameLocked(payload []byte) int {
 	return len(*b.buf)
 }
 
-// writeNow writes a binary data frame of payload with one non-blocking
+// writeNow writes binary data frames of payloads with one non-blocking
 // system call from the calling goroutine (a relay, under its room's
-// lock): a delivery then waits for no writer goroutine to be scheduled.
-// all: the socket took the whole frame. Otherwise, when taken, the rest
-// waits gathered for the writer goroutine's flush (which reports any
-// error); not taken: another write holds the socket, and the room must
-// not wait for it.
-func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte, timeout time.Duration) (taken, all bool) {
+// lock; a commit release): a delivery then waits for no writer goroutine
+// to be scheduled. all: the socket took every frame. Otherwise, when
+// taken, the rest waits gathered for the writer goroutine's flush (which
+// reports any error); not taken: another write holds the socket, and
+// the caller must not wait for it.
+func (b *batchConn) writeNow(raw syscall.RawConn, payloads [][]byte, timeout time.Duration) (taken, all bool) {
 	if !b.mu.TryLock() {
 		return false, false
 	}
 	defer b.mu.Unlock()
 	if b.buf != nil {
-		b.appendFrameLocked(payload)
+		for _, p := range payloads {
+			b.appendFrameLocked(p)
+		}
 		return true, false
 	}
 	buf := batchBufs.Get().(*[]byte)
-	*buf = appendFrameHeader((*buf)[:0], len(payload))
-	*buf = append(*buf, payload...)
+	*buf = (*buf)[:0]
+	for _, p := range payloads {
+		*buf = appendFrameHeader(*buf, len(p))
+		*buf = append(*buf, p...)
+	}
 	n, err := writeSome(raw, *buf)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		// The deadline of an earlier blocking write (a flush, a ping)
@@ -90,8 +95,7 @@ func (b *batchConn) writeNow(raw syscall.RawConn, payload []byte, timeout time.D
 		n, _ = writeSome(raw, *buf)
 	}
 	if n == len(*buf) {
-		*buf = (*buf)[:0]
-		batchBufs.Put(buf)
+		putBatchBuf(buf)
 		return true, true
 	}
 	*buf = (*buf)[:copy(*buf, (*buf)[n:])]
@@ -164,6 +168,14 @@ func appendFrameHeader(dst []byte, n int) []byte {
 	return binary.BigEndian.AppendUint64(append(dst, finBinary, 127), uint64(n))
 }
 
+// putBatchBuf pools buf unless a large write grew it.
+func putBatchBuf(buf *[]byte) {
+	if cap(*buf) <= batchFlushAt*2 {
+		*buf = (*buf)[:0]
+		batchBufs.Put(buf)
+	}
+}
+
 // gathering reports whether bytes wait for a flush.
 func (b *batchConn) gathering() bool {
 	b.mu.Lock()
@@ -181,12 +193,7 @@ func (b *batchConn) flush(deadline time.Time) error {
 	if buf == nil {
 		return nil
 	}
-	defer func() {
-		if cap(*buf) <= batchFlushAt*2 {
-			*buf = (*buf)[:0]
-			batchBufs.Put(buf)
-		}
-	}()
+	defer putBatchBuf(buf)
 	if len(*buf) == 0 {
 		return nil
 	}

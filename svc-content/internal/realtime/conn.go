@@ -30,6 +30,7 @@ type conn struct {
 	// wroteAt is when sendNow last wrote (monotonic nanoseconds): a
 	// message soon after is part of a burst, gathered by the writer.
 	wroteAt int64
+	listed  bool // in the held-message flusher's list
 	closing bool // no more sends; the close frame follows the queue
 	code    int
 	reason  string
@@ -51,7 +52,9 @@ func newConn(out *batchConn, s *Settings) *conn {
 
 // send queues b. A message larger than the whole bound still goes out
 // when the queue is empty; otherwise a full queue disconnects the client.
-func (c *conn) send(b []byte) {
+func (c *conn) send(b []byte) { c.enqueue(b, false) }
+
+func (c *conn) enqueue(b []byte, held bool) {
 	c.mu.Lock()
 	if c.closing {
 		c.mu.Unlock()
@@ -64,7 +67,8 @@ func (c *conn) send(b []byte) {
 		go c.closeNow(ClosePolicy, "client too slow: its send queue exceeded the limit")
 		return
 	}
-	if !c.writing && c.raw != nil && len(b) < batchFlushAt && c.quiet() {
+	// Held messages go first: a direct write must not pass them.
+	if !c.writing && len(c.queue) == 0 && c.raw != nil && len(b) < batchFlushAt && c.quiet() {
 		c.writing = true // this goroutine writes now
 		c.mu.Unlock()
 		c.sendNow(b)
@@ -72,51 +76,27 @@ func (c *conn) send(b []byte) {
 	}
 	c.queue = append(c.queue, b)
 	c.queued += len(b)
-	if !c.writing {
-		c.writing = true
-		c.flushes++
-		go c.flush()
-	}
-	c.mu.Unlock()
-}
-
-// burstGap is how long after a direct write further messages go to the
-// writer goroutine, which gathers a burst (a saturated room sends each
-// member several relays per commit) into one system call: written one
-// by one they cost a system call each, about 8 times as many. At a
-// steady pace a member receives a relay every ~100 ms; few fall within.
-const burstGap = 250 * time.Microsecond
-
-// quiet reports whether nothing was written directly within burstGap
-// and notes now as the last direct write if so (c.mu held).
-func (c *conn) quiet() bool {
-	now := nanotime()
-	if now-c.wroteAt < int64(burstGap) {
-		return false
-	}
-	c.wroteAt = now
-	return true
-}
-
-// sendNow writes b from the sending goroutine when the socket takes it
-// at once, as a Hocuspocus or y-websocket server writes from its event
-// loop; only a socket that is full or busy waits for the writer
-// goroutine. Messages sent meanwhile were queued behind b.
-func (c *conn) sendNow(b []byte) {
-	taken, all := c.out.writeNow(c.raw, b, c.settings.WriteTimeout)
-	c.mu.Lock()
-	if !taken && !c.closing { // closing: a close frame may be out already
-		c.queue = append(c.queue, nil)
-		copy(c.queue[1:], c.queue)
-		c.queue[0] = b
-		c.queued += len(b)
-	}
-	if all && len(c.queue) == 0 {
-		c.doneWriting()
+	if c.writing {
+		c.mu.Unlock()
 		return
 	}
-	c.flushes++
+	if !held || c.raw == nil { // no direct write without raw
+		c.startWriter()
+		c.mu.Unlock()
+		return
+	}
+	list := !c.listed
+	c.listed = true
 	c.mu.Unlock()
+	if list {
+		sharedFlusher().add(c)
+	}
+}
+
+// startWriter starts the writer goroutine (c.mu held).
+func (c *conn) startWriter() {
+	c.writing = true
+	c.flushes++
 	go c.flush()
 }
 
@@ -154,12 +134,9 @@ func (c *conn) flush() {
 			c.abort()
 			return
 		}
-		clear(batch) // the messages are shared with other members: drop the references
 		c.mu.Lock()
 		c.queued -= n
-		if c.spare == nil && cap(batch) <= maxSpareQueue {
-			c.spare = batch[:0]
-		}
+		c.keepSpare(batch)
 		c.mu.Unlock()
 	}
 }
@@ -172,6 +149,14 @@ func (c *conn) doneWriting() {
 	c.mu.Unlock()
 	if closing {
 		c.sendClose(code, reason)
+	}
+}
+
+// keepSpare keeps a written batch's slice for the next queue (c.mu held).
+func (c *conn) keepSpare(batch [][]byte) {
+	clear(batch) // the messages are shared with other members: drop the references
+	if c.spare == nil && cap(batch) <= maxSpareQueue {
+		c.spare = batch[:0]
 	}
 }
 
@@ -217,6 +202,10 @@ func (c *conn) close(code int, reason string) {
 	}
 	c.closing, c.code, c.reason = true, code, closeReason(reason)
 	idle := !c.writing
+	if idle && len(c.queue) > 0 { // held messages: the writer sends the close frame after them
+		c.startWriter()
+		idle = false
+	}
 	c.mu.Unlock()
 	if idle {
 		c.sendClose(code, c.reason)

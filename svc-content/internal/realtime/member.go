@@ -46,14 +46,23 @@ func (m *member) currentGrant() Grant {
 }
 
 // send queues b unless the member is gone.
-func (m *member) send(b []byte) {
+func (m *member) send(b []byte) { m.deliver(b, false) }
+
+// hold queues b to go out with the burst it comes in (conn.hold).
+func (m *member) hold(b []byte) { m.deliver(b, true) }
+
+func (m *member) deliver(b []byte, held bool) {
 	if b == nil {
 		return
 	}
 	m.mu.Lock()
 	closed := m.closed
 	m.mu.Unlock()
-	if !closed {
+	switch {
+	case closed:
+	case held:
+		m.c.hold(b)
+	default:
 		m.c.send(b)
 	}
 }

@@ -22,6 +22,7 @@ type reading struct {
 
 	mu     sync.Mutex
 	active bool // a goroutine reads now
+	again  bool // reported readable while active: read once more
 	stop   bool // the connection is being closed: reading ends
 	ended  bool // reading is over (end runs or ran)
 }
@@ -81,31 +82,38 @@ func (c *conn) readReady() {
 		n, err := readSome(c.rd.raw, buf[len(buf):cap(buf)])
 		if errors.Is(err, syscall.EAGAIN) {
 			c.rd.fr.keep(buf, pooled)
-			c.waitReadable()
-			return
+			if !c.waitReadable() {
+				return
+			}
+			continue
 		}
 		if err != nil || n == 0 || !c.consume(buf[:len(buf)+n], pooled) {
 			c.endReads()
 			return
 		}
-		if n < room {
-			// The socket had no more: the next read would only say so
-			// (EAGAIN), a system call per message. Re-armed, the socket
-			// is reported again at once if bytes came meanwhile.
-			c.waitReadable()
+		// A read that did not fill the buffer drained the socket: the
+		// next read would only say so (EAGAIN), a system call per
+		// message. Bytes that come later are reported by the poller.
+		if n < room && !c.waitReadable() {
 			return
 		}
 	}
 }
 
-// waitReadable hands a drained socket back to the poller, or ends
-// reading when the connection closes.
-func (c *conn) waitReadable() {
-	if c.rd.idle() {
-		rearm(c)
-		return
+// waitReadable leaves a drained socket to the poller (false); true when
+// it was reported readable meanwhile and is read again. The poller
+// reports a socket each time bytes come (edge-triggered), so it stays in
+// the set without a system call per message to re-arm it. Reading ends
+// here when the connection closes.
+func (c *conn) waitReadable() bool {
+	switch c.rd.park() {
+	case readAgain:
+		return true
+	case readParked:
+		return false
 	}
 	c.endReads()
+	return false
 }
 
 // consume handles the complete frames of buf and keeps the rest; false
@@ -197,27 +205,42 @@ func (c *conn) endReads() {
 }
 
 // begin claims the read side for one goroutine; false when another reads
-// or reading is over.
+// (it reads again before it parks) or reading is over.
 func (r *reading) begin() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.active || r.ended {
+	if r.ended {
+		return false
+	}
+	if r.active {
+		r.again = true
 		return false
 	}
 	r.active = true
 	return true
 }
 
-// idle releases the read side when the socket has nothing more; false
-// when reading must end instead.
-func (r *reading) idle() bool {
+// What park tells the reading goroutine.
+const (
+	readParked = iota // the socket is left to the poller
+	readAgain         // it was reported readable meanwhile: read again
+	readStop          // the connection closes: reading ends
+)
+
+// park releases the read side when the socket has nothing more, unless
+// it was reported readable meanwhile or reading must end.
+func (r *reading) park() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.stop {
-		return false
+	switch {
+	case r.stop:
+		return readStop
+	case r.again:
+		r.again = false
+		return readAgain
 	}
 	r.active = false
-	return true
+	return readParked
 }
 
 func (r *reading) stopping() bool {

@@ -4,15 +4,16 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
 // readPoller watches every polled client socket of the process with one
-// epoll set. A readable socket is taken out of the set (one-shot) and
-// read by one of the poller's read workers, which puts it back once the
-// socket has nothing more: an idle connection costs no goroutine (a
-// goroutine blocked in a read held several KiB of stack each), and a
-// socket whose messages are being handled is not read meanwhile.
+// epoll set. A socket that turns readable is read by one of the poller's
+// read workers until it has nothing more: an idle connection costs no
+// goroutine (a goroutine blocked in a read held several KiB of stack
+// each), and a socket whose messages are being handled is read by no
+// second worker meanwhile (see reading.begin).
 type readPoller struct {
 	epfd    int
 	workers *readWorkers
@@ -22,6 +23,9 @@ type readPoller struct {
 
 	mu   sync.Mutex
 	byFD map[int]*conn
+	// ctls counts epoll_ctl calls: what tests read to see that a
+	// message costs none.
+	ctls atomic.Int64
 }
 
 var (
@@ -43,8 +47,14 @@ func sharedPoller() *readPoller {
 	return poller
 }
 
-// pollEvents: readable, or the peer hung up; one-shot.
-const pollEvents = syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLONESHOT
+// pollEvents: readable, or the peer hung up; edge-triggered: reported
+// once per arrival of bytes, never again for bytes already reported, so
+// a socket stays registered while it is read (see reading.begin).
+const pollEvents uint32 = syscall.EPOLLIN | syscall.EPOLLRDHUP | epollET
+
+// epollET is EPOLLET as an event bit (package syscall has it as a
+// negative int).
+const epollET = 1 << 31
 
 // pollReads hands c's socket to the poller; false when it cannot be
 // polled (a goroutine reads it then). sc's descriptor is read directly:
@@ -86,13 +96,6 @@ func pollReads(c *conn, sc syscall.Conn) bool {
 	return true
 }
 
-// rearm puts c's socket back in the set once it has nothing more to read.
-func rearm(c *conn) {
-	if err := poller.ctl(c, syscall.EPOLL_CTL_MOD); err != nil {
-		c.endReads() // the socket is closed
-	}
-}
-
 // unpoll takes c's socket out of the set before it is closed.
 func unpoll(c *conn) {
 	p := poller
@@ -107,6 +110,7 @@ func unpoll(c *conn) {
 // ctl changes c's registration; the socket's RawConn keeps its number
 // from being closed and reused meanwhile.
 func (p *readPoller) ctl(c *conn, op int) error {
+	p.ctls.Add(1)
 	o := ctlOps.Get().(*ctlOp)
 	o.epfd, o.op = p.epfd, op
 	cerr := c.rd.raw.Control(o.fn)
@@ -120,7 +124,7 @@ func (p *readPoller) ctl(c *conn, op int) error {
 }
 
 // ctlOp is one epoll_ctl for RawConn.Control, pooled with its function
-// bound once (as sockOp): a socket is re-armed after every message.
+// bound once (as sockOp).
 type ctlOp struct {
 	epfd, op int
 	ev       syscall.EpollEvent

@@ -11,7 +11,6 @@ import (
 // own (readBlocking).
 func pollReads(*conn, syscall.Conn) bool { return false }
 
-func rearm(*conn)  {}
 func unpoll(*conn) {}
 
 func readSome(syscall.RawConn, []byte) (int, error) {

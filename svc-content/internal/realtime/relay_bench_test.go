@@ -37,7 +37,7 @@ func (discardStore) AppendBatch(_ context.Context, b []Append) []error {
 // process's per update.
 func BenchmarkUpdateRelay(b *testing.B) {
 	const peers = 9
-	sender, relayed := relayRoom(b, peers)
+	_, sender, relayed := relayRoom(b, peers)
 	frames := appendFrames(b, b.N)
 	b.ReportAllocs()
 	created := goroutinesCreated()
@@ -63,8 +63,8 @@ func BenchmarkUpdateRelay(b *testing.B) {
 
 // relayRoom connects peers clients that count the updates relayed to
 // them and a sender to one document of a hub that stores nothing.
-func relayRoom(t testing.TB, peers int) (sender net.Conn, relayed *atomic.Int64) {
-	hub := NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
+func relayRoom(t testing.TB, peers int) (hub *Hub, sender net.Conn, relayed *atomic.Int64) {
+	hub = NewHub(Options{Store: discardStore{}, Access: fakeAccess{}})
 	srv := serveHub(t, hub)
 	relayed = new(atomic.Int64)
 	for range peers {
@@ -74,7 +74,7 @@ func relayRoom(t testing.TB, peers int) (sender net.Conn, relayed *atomic.Int64)
 	sender = bareClient(t, srv.wsBase, "org1/bench/ed1")
 	go func() { _, _ = io.Copy(io.Discard, sender) }()
 	waitMembers(t, hub, DocKey{"ws1", "org1", "bench", "ed1"}, peers+1)
-	return sender, relayed
+	return hub, sender, relayed
 }
 
 // appendFrames makes n client frames, each appending one character to

@@ -161,18 +161,25 @@ func (r *room) stateVector() []byte {
 
 // broadcastLocked sends o to every member but except.
 func (r *room) broadcastLocked(o *outbound, except *member) {
+	r.deliverLocked(o, except, false)
+}
+
+// deliverLocked sends (held: holds, see member.hold) o to every member
+// but except.
+func (r *room) deliverLocked(o *outbound, except *member, held bool) {
 	for m := range r.members {
 		if m != except {
-			m.send(m.framer.relay(o))
+			m.deliver(m.framer.relay(o), held)
 		}
 	}
 }
 
 // relayLocked sends the update u to every member but except, framed
-// once per protocol.
+// once per protocol; in a burst it waits a moment (member.hold), to go
+// out with the burst's other relays.
 func (r *room) relayLocked(u []byte, except *member) {
 	r.relay = outbound{body: u}
-	r.broadcastLocked(&r.relay, except)
+	r.deliverLocked(&r.relay, except, true)
 	r.relay = outbound{} // the frames belong to the queues now
 }
 

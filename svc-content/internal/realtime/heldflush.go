@@ -1,0 +1,110 @@
+package realtime
+
+import (
+	"sync"
+	"time"
+)
+
+// heldFlusher writes what connections held back in a burst (conn.hold)
+// holdFor after the first was held: the burst's later messages to each
+// connection go out in the same write, and a held message waits for
+// nothing else (no store write, no further message). One goroutine for
+// the process, parked while nothing is held.
+type heldFlusher struct {
+	wake chan struct{} // one token: the list became non-empty
+
+	mu    sync.Mutex
+	conns []*conn
+}
+
+// holdFor is how long a message may be held for its burst's next ones.
+// At saturation a member's relays come in bursts of several within it
+// (each member of the room sending its next update once acknowledged);
+// at a steady pace a relay comes every ~100 ms and is written at once.
+const holdFor = burstGap
+
+var (
+	flusherOnce sync.Once
+	flusher     *heldFlusher
+)
+
+func sharedFlusher() *heldFlusher {
+	flusherOnce.Do(func() {
+		flusher = &heldFlusher{wake: make(chan struct{}, 1)}
+		go flusher.run()
+	})
+	return flusher
+}
+
+// add lists c, whose first held message since its last flush was just
+// queued.
+func (f *heldFlusher) add(c *conn) {
+	f.mu.Lock()
+	first := len(f.conns) == 0
+	f.conns = append(f.conns, c)
+	f.mu.Unlock()
+	if first {
+		select {
+		case f.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (f *heldFlusher) run() {
+	var listed []*conn
+	for range f.wake {
+		time.Sleep(holdFor)
+		f.mu.Lock()
+		listed, f.conns = f.conns, listed[:0]
+		f.mu.Unlock()
+		for i, c := range listed {
+			c.mu.Lock()
+			c.listed = false
+			c.flushHeldLocked() // non-blocking: a slow client holds up no other
+			listed[i] = nil
+		}
+	}
+}
+
+// hold queues b as send does, except that in a burst (see quiet) it
+// waits up to holdFor in the queue instead of starting the writer
+// goroutine, for the burst's next messages: the held messages go out in
+// one write, by the held-message flusher or with an acknowledgement
+// (flushHeld). Written one by one, a saturated room's relays cost a
+// write each and a writer goroutine started per burst.
+func (c *conn) hold(b []byte) { c.enqueue(b, true) }
+
+// flushHeld writes the queued messages with one non-blocking system
+// call from the calling goroutine (the committer's release, under no
+// lock that a slow client could hold up); what the socket does not take
+// goes to the writer goroutine. Nothing to do while a writer runs: it
+// takes the queue.
+func (c *conn) flushHeld() {
+	c.mu.Lock()
+	c.flushHeldLocked()
+}
+
+// flushHeldLocked is flushHeld with c.mu held (released).
+func (c *conn) flushHeldLocked() {
+	if c.writing || c.closing || len(c.queue) == 0 || c.raw == nil {
+		c.mu.Unlock()
+		return
+	}
+	c.writing = true
+	c.wroteAt = nanotime()
+	batch := c.queue
+	c.queue, c.spare = c.spare, nil
+	c.mu.Unlock()
+	taken, all := c.out.writeNow(c.raw, batch, c.settings.WriteTimeout)
+	c.mu.Lock()
+	if taken {
+		for _, b := range batch {
+			c.queued -= len(b)
+		}
+		c.keepSpare(batch)
+	} else if !c.closing {
+		c.queue = append(batch, c.queue...)
+	}
+	c.endDirect(all)
+}
