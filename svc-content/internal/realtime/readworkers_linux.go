@@ -21,6 +21,9 @@ type readWorkers struct {
 	// started counts the workers started because none was parked: what
 	// tests read to see that a message does not start a goroutine.
 	started atomic.Int64
+	// reading counts the workers reading a socket now; the last to finish
+	// has what was held for a burst written at once (readersIdle).
+	reading atomic.Int32
 }
 
 func newReadWorkers() *readWorkers {
@@ -54,7 +57,11 @@ func (w *readWorkers) run(c *conn) {
 			growReadStack(0)
 			grown = stackAt()
 		}
+		w.reading.Add(1)
 		c.readReady()
+		if w.reading.Add(-1) == 0 {
+			sharedFlusher().readersIdle()
+		}
 		if w.idle.Add(1) > w.max {
 			w.idle.Add(-1)
 			return
