@@ -1,11 +1,6 @@
 package realtime
 
-import (
-	"bytes"
-	"runtime"
-	"testing"
-	"time"
-)
+import "testing"
 
 // TestHeldRelaysGoWhenTheReadersAreIdle: a burst's held relays go out as
 // soon as no read worker has more input, not after holdFor: a timer under
@@ -15,16 +10,7 @@ func TestHeldRelaysGoWhenTheReadersAreIdle(t *testing.T) {
 	const peers, updates = 9, 20
 	_, sender, relayed := relayRoom(t, peers)
 	early := sharedFlusher().early.Load()
-	if _, err := sender.Write(bytes.Join(appendFrames(t, updates), nil)); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for relayed.Load() < peers*updates {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d relays arrived", relayed.Load(), peers*updates)
-		}
-		runtime.Gosched()
-	}
+	sendBurst(t, sender, relayed, peers, updates)
 	if sharedFlusher().early.Load() == early {
 		t.Fatal("the burst's held relays waited for the flusher's timer although the readers were idle")
 	}

@@ -3,6 +3,7 @@ package realtime
 import (
 	"bytes"
 	"io"
+	"net"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -123,18 +124,8 @@ func TestBurstOfRelaysStartsNoWriter(t *testing.T) {
 	const peers, updates = 9, 20
 	hub, sender, relayed := relayRoom(t, peers)
 	key := DocKey{"ws1", "org1", "bench", "ed1"}
-	burst := bytes.Join(appendFrames(t, updates), nil)
 	starts, writes := writerStarts(hub, key), syscw()
-	if _, err := sender.Write(burst); err != nil { // one write: the updates arrive together
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for relayed.Load() < peers*updates {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d relays arrived", relayed.Load(), peers*updates)
-		}
-		runtime.Gosched()
-	}
+	sendBurst(t, sender, relayed, peers, updates)
 	started := writerStarts(hub, key) - starts
 	// The sender's one write is the test's; the server's are per member.
 	perMember := float64(syscw()-writes-1) / peers
@@ -145,5 +136,22 @@ func TestBurstOfRelaysStartsNoWriter(t *testing.T) {
 	// The first relay is written at once, the burst's rest together.
 	if perMember > 3 {
 		t.Fatalf("%.2f writes per member for a burst of %d relays, want at most 3", perMember, updates)
+	}
+}
+
+// sendBurst sends updates typed characters in one write (they arrive
+// together, as a saturated room's do) and waits until each of peers has
+// been relayed all of them.
+func sendBurst(t *testing.T, sender net.Conn, relayed *atomic.Int64, peers, updates int) {
+	t.Helper()
+	if _, err := sender.Write(bytes.Join(appendFrames(t, updates), nil)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for relayed.Load() < int64(peers*updates) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d relays arrived", relayed.Load(), peers*updates)
+		}
+		runtime.Gosched()
 	}
 }
