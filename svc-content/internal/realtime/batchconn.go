@@ -149,12 +149,6 @@ func (b *batchConn) writeControl(op byte, payload []byte, deadline time.Time) er
 // §5.5).
 const maxControlPayload = 125
 
-// closePayload is a close frame's payload: the status code, then the
-// reason (closeReason keeps it within the frame).
-func closePayload(code int, reason string) []byte {
-	return append(binary.BigEndian.AppendUint16(make([]byte, 0, 2+len(reason)), uint16(code)), reason...)
-}
-
 // appendFrameHeader appends the header of a final, unmasked binary frame
 // of n payload bytes (a server's frame, RFC 6455 §5.2).
 func appendFrameHeader(dst []byte, n int) []byte {

@@ -6,6 +6,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // recordingConn keeps what is written to it, one entry per Write.
@@ -32,7 +34,7 @@ func TestControlFramesWrittenWholeAndNoneAfterClose(t *testing.T) {
 	if err := b.writeControl(opPing, []byte("hi"), deadline); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.writeControl(opClose, closePayload(CloseGoingAway, "bye"), deadline); err != nil {
+	if err := b.writeControl(opClose, websocket.FormatCloseMessage(CloseGoingAway, "bye"), deadline); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.writeControl(opPong, nil, deadline); !errors.Is(err, errCloseSent) {

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // conn is one client WebSocket with a bounded send queue. Messages are
@@ -230,7 +232,7 @@ func (c *conn) closeNow(code int, reason string) {
 // before the connection is cut off.
 func (c *conn) sendClose(code int, reason string) {
 	deadline := time.Now().Add(c.settings.WriteTimeout)
-	if err := c.out.writeControl(opClose, closePayload(code, reason), deadline); err != nil {
+	if err := c.out.writeControl(opClose, websocket.FormatCloseMessage(code, reason), deadline); err != nil {
 		c.abort()
 		return
 	}

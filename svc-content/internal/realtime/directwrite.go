@@ -45,7 +45,6 @@ func (c *conn) endDirect(all bool) {
 		c.doneWriting()
 		return
 	}
-	c.flushes++
+	c.startWriter()
 	c.mu.Unlock()
-	go c.flush()
 }

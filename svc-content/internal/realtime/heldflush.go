@@ -64,7 +64,9 @@ func (f *heldFlusher) add(c *conn) {
 }
 
 // readersIdle is called by the last read worker to finish: nothing of a
-// burst is being handled any more, so what it held may go now.
+// burst is being handled any more, so what it held may go now. A token
+// left while nothing was held ends the next hold at once: at most one
+// early flush per idle spell, which is what an idle replica wants.
 func (f *heldFlusher) readersIdle() {
 	select {
 	case f.idle <- struct{}{}:
