@@ -85,7 +85,7 @@ func startMiniredis(t testing.TB) string {
 // fast: Redis down, as the services see it. Closed when t ends.
 func DeadRedis(t testing.TB) *redis.Client {
 	t.Helper()
-	addr, err := freeAddr()
+	addr, err := deadAddr(t)
 	if err != nil {
 		t.Fatal(err)
 	}
