@@ -27,14 +27,31 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkHopInMemory -benchmem ./gateway/
 func BenchmarkHopInMemory(b *testing.B) {
-	setupProductionTracing(b)
-	e := newEnv(b, func(c *Config) {
+	serve := newMemHop(b, "0.01")
+	serve(10) // the connection pool and the buffers
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	c := serve(b.N)
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.StopTimer()
+	if c.answers != b.N || c.bad != 0 {
+		b.Fatalf("%d answers, %d not 200, want %d", c.answers, c.bad, b.N)
+	}
+}
+
+// newMemHop is the in-memory hop of BenchmarkHopInMemory, tracing sampled
+// at ratio: serve(n) sends n users/get requests on one keep-alive client
+// connection to the lean inbound server and returns once it hung up.
+func newMemHop(tb testing.TB, ratio string) (serve func(n int) *memClient) {
+	setupProductionTracing(tb, ratio)
+	e := newEnv(tb, func(c *Config) {
 		c.RateLimitPerSecond = 1 << 40 // exercised, never refusing
 		c.LogLevel = "info"
 	})
 	resp, raw := e.post("/v2/users/get", `{}`, creds...) // resolves the credentials
 	if resp.StatusCode != http.StatusOK {
-		b.Fatalf("warm-up: %d %s", resp.StatusCode, raw)
+		tb.Fatalf("warm-up: %d %s", resp.StatusCode, raw)
 	}
 	answer := `{"result":{"status":"success","message":"Retrieved users successfully.","data":[{"userId":"user-001"}]}}`
 	for _, rt := range e.gw.router.routes {
@@ -53,23 +70,12 @@ func BenchmarkHopInMemory(b *testing.B) {
 	ln := newMemListener()
 	srv := newH1Server(e.gw.Handler())
 	go func() { _ = srv.Serve(ln) }()
-	b.Cleanup(func() { _ = srv.Close() })
-
-	serve := func(n int) *memClient {
+	tb.Cleanup(func() { _ = srv.Close() })
+	return func(n int) *memClient {
 		c := &memClient{req: req, left: n, closed: make(chan struct{})}
 		ln.conns <- c
 		<-c.closed
 		return c
-	}
-	serve(10) // the connection pool and the buffers
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := processCPU()
-	c := serve(b.N)
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
-	b.StopTimer()
-	if c.answers != b.N || c.bad != 0 {
-		b.Fatalf("%d answers, %d not 200, want %d", c.answers, c.bad, b.N)
 	}
 }
 
@@ -83,15 +89,16 @@ func drainPool(p *connPool) {
 }
 
 // setupProductionTracing installs the process telemetry as the gateway's
-// main does, exporting to a sink, sampled at 1 % by a parent-based sampler.
-func setupProductionTracing(b *testing.B) {
+// main does, exporting to a sink, sampled at ratio (production: 0.01) by a
+// parent-based sampler.
+func setupProductionTracing(b testing.TB, ratio string) {
 	sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 	}))
 	b.Cleanup(sink.Close)
 	b.Setenv(telemetry.EndpointEnv, sink.URL)
 	b.Setenv("OTEL_TRACES_SAMPLER", "parentbased_traceidratio")
-	b.Setenv("OTEL_TRACES_SAMPLER_ARG", "0.01")
+	b.Setenv("OTEL_TRACES_SAMPLER_ARG", ratio)
 	shutdown, err := telemetry.Setup(context.Background(), telemetry.Service{Name: "gateway"})
 	if err != nil {
 		b.Fatal(err)
