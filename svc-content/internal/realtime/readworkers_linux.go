@@ -177,14 +177,10 @@ func (w *readWorkers) stallWatch() {
 // count now and whether sockets still wait.
 func (w *readWorkers) unstall(seen uint64) (uint64, bool) {
 	w.mu.Lock()
-	if w.head == len(w.backlog) {
+	if taken := w.taken; w.head == len(w.backlog) || taken != seen {
+		waiting := w.head < len(w.backlog)
 		w.mu.Unlock()
-		return w.taken, false
-	}
-	if w.taken != seen {
-		taken := w.taken
-		w.mu.Unlock()
-		return taken, true
+		return taken, waiting
 	}
 	for w.head < len(w.backlog) {
 		c := w.takeLocked()
