@@ -150,34 +150,53 @@ func (w *readWorkers) takeLocked() *conn {
 const maxKeptBacklog = 1024
 
 // backlogStall is how long the backlog may go untaken before each socket
-// waiting in it gets a worker of its own.
-const backlogStall = time.Millisecond
+// waiting in it gets a worker of its own: stallTicks timer ticks.
+const (
+	backlogStall = 3 * stallTick
+	stallTick    = time.Millisecond
+	stallTicks   = int(backlogStall / stallTick)
+)
 
 // stallWatch gives each socket of a backlog that no worker took from
 // for backlogStall a worker of its own: every busy worker waits (for the
-// store, a token check), and a socket must not wait for that. One
-// goroutine for the process, parked while the backlog is empty.
+// store, a token check), and a socket must not wait for that. The wait
+// is checked tick by tick: one without progress may only mean that the
+// workers were runnable and not run (a busy process or machine), and a
+// tick that fired late means the process was not running at all, which
+// proves nothing either (with one tick of 1 ms as the whole wait, the
+// package's tests beside others started 0.06-0.09 workers per update so).
+// One goroutine for the process, parked while the backlog is empty.
 func (w *readWorkers) stallWatch() {
-	t := time.NewTimer(backlogStall)
+	t := time.NewTimer(stallTick)
 	t.Stop()
 	for range w.stall {
 		w.mu.Lock()
 		seen := w.taken
 		w.mu.Unlock()
-		for waiting := true; waiting; {
-			t.Reset(backlogStall)
+		for quiet, waiting := 0, true; waiting; {
+			due := time.Now().Add(stallTick)
+			t.Reset(stallTick)
 			<-t.C
-			seen, waiting = w.unstall(seen)
+			taken := seen
+			if time.Since(due) > stallTick/2 {
+				quiet = 0 // late: the process did not run
+			} else {
+				quiet++
+			}
+			seen, waiting = w.unstall(seen, quiet >= stallTicks)
+			if seen != taken {
+				quiet = 0
+			}
 		}
 	}
 }
 
-// unstall starts a worker for each socket in the backlog unless one was
-// taken since seen (the count of sockets taken then); it returns the
-// count now and whether sockets still wait.
-func (w *readWorkers) unstall(seen uint64) (uint64, bool) {
+// unstall starts a worker for each socket in the backlog when stalled
+// and none was taken since seen (the count of sockets taken then); it
+// returns the count now and whether sockets still wait.
+func (w *readWorkers) unstall(seen uint64, stalled bool) (uint64, bool) {
 	w.mu.Lock()
-	if taken := w.taken; w.head == len(w.backlog) || taken != seen {
+	if taken := w.taken; w.head == len(w.backlog) || taken != seen || !stalled {
 		waiting := w.head < len(w.backlog)
 		w.mu.Unlock()
 		return taken, waiting
