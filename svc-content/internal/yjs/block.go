@@ -64,6 +64,9 @@ func readSections(d updateDecoder) ([]section, error) {
 			return nil, malformed("%d structs announced, input too short", n)
 		}
 		budget -= n
+		if numClients == 1 && n == 1 {
+			return readOneStruct(d, client, clock)
+		}
 		s := section{client: client, blocks: make([]*block, 0, min(n, 1024))}
 		slab := make([]block, min(n, 1024)) // one allocation for many structs
 		for j := uint64(0); j < n; j++ {
@@ -72,15 +75,8 @@ func readSections(d updateDecoder) ([]section, error) {
 			}
 			b := &slab[0]
 			slab = slab[1:]
-			readBlock(d, b, client, clock)
-			if err := d.err(); err != nil {
-				return nil, malformed("%v", err)
-			}
-			if b.length == 0 && b.kind != blockSkip {
-				return nil, malformed("empty struct at %d/%d", client, clock)
-			}
-			if clock+b.length > maxClock || b.length > maxClock {
-				return nil, malformed("clock out of range at client %d", client)
+			if err := readCheckedBlock(d, b, client, clock); err != nil {
+				return nil, err
 			}
 			clock += b.length
 			s.blocks = append(s.blocks, b)
@@ -88,6 +84,42 @@ func readSections(d updateDecoder) ([]section, error) {
 		sections = append(sections, s)
 	}
 	return sections, nil
+}
+
+// oneStruct is the section of an update of one struct (a typed character,
+// a set key: most of what editors send), its struct and the pointer to it
+// in one allocation instead of three.
+type oneStruct struct {
+	sections [1]section
+	blocks   [1]*block
+	block    block
+}
+
+// readOneStruct reads the one struct of a one-client update.
+func readOneStruct(d updateDecoder, client, clock uint64) ([]section, error) {
+	o := &oneStruct{}
+	if err := readCheckedBlock(d, &o.block, client, clock); err != nil {
+		return nil, err
+	}
+	o.blocks[0] = &o.block
+	o.sections[0] = section{client: client, blocks: o.blocks[:]}
+	return o.sections[:], nil
+}
+
+// readCheckedBlock reads the struct at (client, clock) into b and checks
+// that it covers a valid range.
+func readCheckedBlock(d updateDecoder, b *block, client, clock uint64) error {
+	readBlock(d, b, client, clock)
+	if err := d.err(); err != nil {
+		return malformed("%v", err)
+	}
+	if b.length == 0 && b.kind != blockSkip {
+		return malformed("empty struct at %d/%d", client, clock)
+	}
+	if clock+b.length > maxClock || b.length > maxClock {
+		return malformed("clock out of range at client %d", client)
+	}
+	return nil
 }
 
 // readBlock reads one struct starting at (client, clock) into b.

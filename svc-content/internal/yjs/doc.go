@@ -40,6 +40,10 @@ type Doc struct {
 	// decoder reads the v1 updates applied: one per document, not one
 	// per update (a realtime room applies every update its editors send).
 	decoder decoderV1
+	// encoder writes the updates its transactions emit (its buffer is
+	// each update's own): an encoder allocated per update cost one
+	// allocation more.
+	encoder encoderV1
 }
 
 // NewDoc returns an empty document whose local edits use clientID. Yjs

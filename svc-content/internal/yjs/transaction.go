@@ -191,10 +191,13 @@ func (tx *Tx) encodeUpdate() []byte {
 	}
 	// Sized for a typical edit (a few structs): grown from empty, the
 	// buffer was reallocated 3-4 times for every update a document emits.
-	e := &encoderV1{e: lib0.Encoder{Buf: make([]byte, 0, txUpdateBuf)}}
+	e := &tx.doc.encoder
+	*e = encoderV1{e: lib0.Encoder{Buf: make([]byte, 0, txUpdateBuf)}}
 	writeClientsStructs(e, tx.doc.store, tx.beforeState)
 	writeDeleteSet(e, tx.deleteSet)
-	return e.toBytes()
+	update := e.toBytes()
+	e.e.Buf = nil // the update is the caller's; the document keeps none
+	return update
 }
 
 // txUpdateBuf is the initial buffer of a transaction's update.
