@@ -93,7 +93,10 @@ func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []erro
 			if err == nil {
 				continue // no content yet: nothing to keep
 			}
-			s.editors.known(k, 0) // created by another replica meanwhile
+			if size, err = s.learnSize(ctx, k); err != nil { // created elsewhere meanwhile
+				errs[i] = err
+				continue
+			}
 		}
 		if err := s.checkSize(a.Editor, size, int64(len(a.Update))); err != nil {
 			errs[i] = err
@@ -119,12 +122,13 @@ func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []erro
 }
 
 // learnEditors asks the store, in one read, which editors of the batch
-// that the cache does not know have data.
+// that the cache does not know have data (not those a read found
+// without: their first append creates them, see noData).
 func (s *Service) learnEditors(ctx context.Context, batch []Append, errs []error) {
 	var unknown []WorkspaceEditor
 	for i, a := range batch {
 		k := WorkspaceEditor{a.Workspace, a.Editor}
-		if _, ok := s.editors.size(k); !ok && errs[i] == nil && !slices.Contains(unknown, k) {
+		if _, ok := s.editors.size(k); !ok && errs[i] == nil && !s.editors.foundAbsent(k) && !slices.Contains(unknown, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -143,6 +147,17 @@ func (s *Service) learnEditors(ctx context.Context, batch []Append, errs []error
 	for k, size := range sizes {
 		s.editors.known(k, size)
 	}
+}
+
+// learnSize asks the store for the size of an editor that another door
+// created after this replica learned it had none.
+func (s *Service) learnSize(ctx context.Context, k WorkspaceEditor) (int64, error) {
+	sizes, err := s.store.StateSizes(ctx, []WorkspaceEditor{k})
+	if err != nil {
+		return 0, err
+	}
+	s.editors.known(k, sizes[k])
+	return sizes[k], nil
 }
 
 // createFromUpdate creates the editor from its first update: created

@@ -28,13 +28,16 @@ type Mark struct {
 // LoadMarked is LoadUpdate with the Mark of what it read.
 func (s *Service) LoadMarked(ctx context.Context, ws string, ed Editor) ([]byte, Mark, error) {
 	at := s.now()
+	k := WorkspaceEditor{ws, ed}
 	c, err := s.loadCurrent(ctx, ws, ed)
 	if errors.Is(err, ErrNotFound) {
+		s.editors.noData(k) // its first append creates it without a query
 		return nil, Mark{}, nil
 	} else if err != nil {
 		return nil, Mark{}, err
 	}
-	s.editors.describe(WorkspaceEditor{ws, ed}, c.latest())
+	s.editors.known(k, c.size()) // its appends need no query for its size
+	s.editors.describe(k, c.latest())
 	s.compactIfLong(ws, c)
 	update, err := yjs.MergeUpdates(c.updates()...)
 	if err != nil {
