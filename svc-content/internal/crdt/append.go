@@ -55,7 +55,7 @@ func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 			errs[i] = api.Errorf(api.InvalidArgument, "malformed Yjs update: %v", err)
 		}
 	}
-	return s.appendChecked(ctx, batch, errs)
+	return s.appendChecked(ctx, batch, errs, false)
 }
 
 // AppendAppliedUpdates is AppendUpdates for updates the caller has
@@ -69,12 +69,14 @@ func (s *Service) AppendAppliedUpdates(ctx context.Context, batch []Append) []er
 	for i, a := range batch {
 		errs[i] = checkEditor(a.Editor)
 	}
-	return s.appendChecked(ctx, batch, errs)
+	return s.appendChecked(ctx, batch, errs, true)
 }
 
 // appendChecked appends the items of batch without an error in errs
-// (their editor and update checked) and returns errs filled in.
-func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []error) []error {
+// (their editor and update checked) and returns errs filled in. applied:
+// the updates come from realtime rooms, which hold them (see
+// createdByRoom).
+func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []error, applied bool) []error {
 	s.learnEditors(ctx, batch, errs)
 	var entries []WorkspaceEntry
 	var from []int // batch index of each entry
@@ -85,7 +87,11 @@ func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []erro
 		k := WorkspaceEditor{a.Workspace, a.Editor}
 		size, ok := s.editors.size(k)
 		if !ok {
+			at := s.now()
 			created, err := s.createFromUpdate(ctx, a)
+			if created && applied {
+				s.editors.createdByRoom(k, at)
+			}
 			if created || (err != nil && !errors.Is(err, ErrExists)) {
 				errs[i] = err
 				continue

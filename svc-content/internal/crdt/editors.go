@@ -68,6 +68,10 @@ type editorEntry struct {
 	// absent: a read found no data and nothing showed data since, so the
 	// first append creates the editor without asking the store first.
 	absent bool
+	// createdAt: this replica created the editor (its version 1) from an
+	// update a realtime room applied, and no load read it since
+	// (editorlog.go); zero otherwise.
+	createdAt time.Time
 }
 
 // editorFacts are what an edit event tells besides the content: what the
@@ -123,7 +127,7 @@ func (c *editorCache) dropAll() {
 
 // tidy removes k's entry once it remembers nothing; c.mu held.
 func (c *editorCache) tidy(k WorkspaceEditor, e *editorEntry) {
-	if !e.sized && !e.absent && e.facts == nil && len(e.log.entries) == 0 && len(e.seqs) == 0 && !e.compacting {
+	if !e.sized && !e.absent && e.createdAt.IsZero() && e.facts == nil && len(e.log.entries) == 0 && len(e.seqs) == 0 && !e.compacting {
 		delete(c.m, k)
 	}
 }
