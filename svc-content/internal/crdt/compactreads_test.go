@@ -2,7 +2,6 @@ package crdt
 
 import (
 	"testing"
-	"time"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
@@ -37,8 +36,7 @@ func TestCompactionReadsOnlyTheStateItSawLast(t *testing.T) {
 // compaction goes on from the newer version.
 func TestCompactionFromAStaleViewStoresNothing(t *testing.T) {
 	a, _ := newCommandCountingService(t, Settings{CompactEntries: 1000})
-	b := newService(newMongoStore(a.store.(*mongoStore).states.Database()), nil, time.Now, Settings{CompactEntries: 1000})
-	t.Cleanup(b.Wait)
+	b := replicaOf(t, a)
 	ctx := t.Context()
 	e := Editor{"org1", "doc1", "e1"}
 	if err := a.Add(ctx, "ws1", e, content("text", `"x"`), ""); err != nil {

@@ -34,8 +34,7 @@ func TestFirstAppendsToNewEditorsReadNothing(t *testing.T) {
 // fails on the slot's _id and the entry goes after it.
 func TestFirstAppendAfterAnotherReplicasTakesTheNextSlot(t *testing.T) {
 	a, _ := newCommandCountingService(t, Settings{CompactEntries: 1000})
-	b := newService(newMongoStore(a.store.(*mongoStore).states.Database()), nil, time.Now, Settings{CompactEntries: 1000})
-	t.Cleanup(b.Wait)
+	b := replicaOf(t, a)
 	ctx := t.Context()
 	e := Editor{"org1", "doc1", "e1"}
 	if err := a.AppendUpdate(ctx, "ws1", e, textEdit(t, nil, "content", "x", 100), ""); err != nil {
@@ -57,4 +56,13 @@ func TestFirstAppendAfterAnotherReplicasTakesTheNextSlot(t *testing.T) {
 	if got := getData(t, a, e); len(got) != len(`"xab"`) {
 		t.Fatalf("editor holds %s, want x, a and b", got)
 	}
+}
+
+// replicaOf is another replica on svc's database: its own caches and
+// hints.
+func replicaOf(t *testing.T, svc *Service) *Service {
+	t.Helper()
+	other := newService(newMongoStore(svc.store.(*mongoStore).states.Database()), nil, time.Now, Settings{CompactEntries: 1000})
+	t.Cleanup(other.Wait)
+	return other
 }

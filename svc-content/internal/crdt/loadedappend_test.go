@@ -2,7 +2,6 @@ package crdt
 
 import (
 	"testing"
-	"time"
 )
 
 // A realtime room loads its editor before its clients write: what the
@@ -42,8 +41,7 @@ func TestFirstAppendAfterALoadAsksNoSizes(t *testing.T) {
 // the store and logs the update; nothing is lost.
 func TestEditorCreatedElsewhereAfterALoadFoundNone(t *testing.T) {
 	a, _ := newCommandCountingService(t, Settings{CompactEntries: 1000})
-	b := newService(newMongoStore(a.store.(*mongoStore).states.Database()), nil, time.Now, Settings{CompactEntries: 1000})
-	t.Cleanup(b.Wait)
+	b := replicaOf(t, a)
 	ctx := t.Context()
 	e := Editor{"org1", "doc1", "e1"}
 	if _, _, err := a.LoadMarked(ctx, "ws1", e); err != nil {

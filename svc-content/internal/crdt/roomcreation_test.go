@@ -2,7 +2,6 @@ package crdt
 
 import (
 	"testing"
-	"time"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
 )
@@ -23,8 +22,7 @@ func (r *reader) editApplied(s string, client uint64) {
 // lacks after that, not the whole editor (which cost a find per entry).
 func TestCatchUpOfTheRoomThatCreatedTheEditor(t *testing.T) {
 	a, counter := newCommandCountingService(t, Settings{CompactEntries: 1000})
-	b := newService(newMongoStore(a.store.(*mongoStore).states.Database()), nil, time.Now, Settings{CompactEntries: 1000})
-	t.Cleanup(b.Wait)
+	b := replicaOf(t, a)
 	room := newReader(t, a)
 	const long = 40
 	for i := range long {
