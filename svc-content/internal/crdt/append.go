@@ -55,7 +55,7 @@ func (s *Service) AppendUpdates(ctx context.Context, batch []Append) []error {
 			errs[i] = api.Errorf(api.InvalidArgument, "malformed Yjs update: %v", err)
 		}
 	}
-	return s.appendChecked(ctx, batch, errs)
+	return s.appendChecked(ctx, batch, errs, false)
 }
 
 // AppendAppliedUpdates is AppendUpdates for updates the caller has
@@ -69,12 +69,14 @@ func (s *Service) AppendAppliedUpdates(ctx context.Context, batch []Append) []er
 	for i, a := range batch {
 		errs[i] = checkEditor(a.Editor)
 	}
-	return s.appendChecked(ctx, batch, errs)
+	return s.appendChecked(ctx, batch, errs, true)
 }
 
 // appendChecked appends the items of batch without an error in errs
-// (their editor and update checked) and returns errs filled in.
-func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []error) []error {
+// (their editor and update checked) and returns errs filled in. applied:
+// the updates come from realtime rooms, which hold them (see
+// createdByRoom).
+func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []error, applied bool) []error {
 	s.learnEditors(ctx, batch, errs)
 	var entries []WorkspaceEntry
 	var from []int // batch index of each entry
@@ -85,7 +87,11 @@ func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []erro
 		k := WorkspaceEditor{a.Workspace, a.Editor}
 		size, ok := s.editors.size(k)
 		if !ok {
+			at := s.now()
 			created, err := s.createFromUpdate(ctx, a)
+			if created && applied {
+				s.editors.createdByRoom(k, at)
+			}
 			if created || (err != nil && !errors.Is(err, ErrExists)) {
 				errs[i] = err
 				continue
@@ -93,7 +99,10 @@ func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []erro
 			if err == nil {
 				continue // no content yet: nothing to keep
 			}
-			s.editors.known(k, 0) // created by another replica meanwhile
+			if size, err = s.learnSize(ctx, k); err != nil { // created elsewhere meanwhile
+				errs[i] = err
+				continue
+			}
 		}
 		if err := s.checkSize(a.Editor, size, int64(len(a.Update))); err != nil {
 			errs[i] = err
@@ -119,12 +128,13 @@ func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []erro
 }
 
 // learnEditors asks the store, in one read, which editors of the batch
-// that the cache does not know have data.
+// that the cache does not know have data (not those a read found
+// without: their first append creates them, see noData).
 func (s *Service) learnEditors(ctx context.Context, batch []Append, errs []error) {
 	var unknown []WorkspaceEditor
 	for i, a := range batch {
 		k := WorkspaceEditor{a.Workspace, a.Editor}
-		if _, ok := s.editors.size(k); !ok && errs[i] == nil && !slices.Contains(unknown, k) {
+		if _, ok := s.editors.size(k); !ok && errs[i] == nil && !s.editors.foundAbsent(k) && !slices.Contains(unknown, k) {
 			unknown = append(unknown, k)
 		}
 	}
@@ -143,6 +153,17 @@ func (s *Service) learnEditors(ctx context.Context, batch []Append, errs []error
 	for k, size := range sizes {
 		s.editors.known(k, size)
 	}
+}
+
+// learnSize asks the store for the size of an editor that another door
+// created after this replica learned it had none.
+func (s *Service) learnSize(ctx context.Context, k WorkspaceEditor) (int64, error) {
+	sizes, err := s.store.StateSizes(ctx, []WorkspaceEditor{k})
+	if err != nil {
+		return 0, err
+	}
+	s.editors.known(k, sizes[k])
+	return sizes[k], nil
 }
 
 // createFromUpdate creates the editor from its first update: created

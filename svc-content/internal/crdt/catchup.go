@@ -28,13 +28,17 @@ type Mark struct {
 // LoadMarked is LoadUpdate with the Mark of what it read.
 func (s *Service) LoadMarked(ctx context.Context, ws string, ed Editor) ([]byte, Mark, error) {
 	at := s.now()
+	k := WorkspaceEditor{ws, ed}
+	s.editors.loaded(k)
 	c, err := s.loadCurrent(ctx, ws, ed)
 	if errors.Is(err, ErrNotFound) {
+		s.editors.noData(k) // its first append creates it without a query
 		return nil, Mark{}, nil
 	} else if err != nil {
 		return nil, Mark{}, err
 	}
-	s.editors.describe(WorkspaceEditor{ws, ed}, c.latest())
+	s.editors.known(k, c.size()) // its appends need no query for its size
+	s.editors.describe(k, c.latest())
 	s.compactIfLong(ws, c)
 	update, err := yjs.MergeUpdates(c.updates()...)
 	if err != nil {
@@ -62,9 +66,13 @@ func (c current) mark(at time.Time) Mark {
 // update this replica appended to the editor after since (the realtime
 // room: this replica appends only its updates). A zero since, or one
 // older than the store keeps replaced versions for sure (hintTrust),
-// reads the whole document as LoadMarked.
+// reads the whole document as LoadMarked; a zero since of the room whose
+// update created the editor here counts from version 1, which that room
+// holds (creationMark: a catch-up of 2 finds instead of a read of the
+// whole log, TestCatchUpOfTheRoomThatCreatedTheEditor).
 func (s *Service) CatchUp(ctx context.Context, ws string, ed Editor, since Mark) ([]byte, Mark, error) {
 	k := WorkspaceEditor{ws, ed}
+	since = s.editors.creationMark(k, since)
 	if since.Version == 0 || s.now().Sub(since.At) >= hintTrust {
 		update, m, err := s.LoadMarked(ctx, ws, ed)
 		s.editors.heldThrough(k, m.LogSeq)

@@ -61,7 +61,11 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	}
 	switch err := s.store.InsertState(ctx, ws, next); {
 	case errors.Is(err, ErrExists):
-		return nil // another compaction stored this version; ours stay logged
+		// Another compaction stored this version; ours stay logged. Its
+		// version is read now, so the next compaction here starts from it
+		// (FindStateToCompact does not look for newer ones).
+		_, _ = s.store.FindState(ctx, ws, ed)
+		return nil
 	case err != nil:
 		return err
 	}
@@ -87,7 +91,7 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 func (s *Service) loadForCompaction(ctx context.Context, ws string, ed Editor) (current, error) {
 	k := WorkspaceEditor{ws, ed}
 	if s.editors.keepsLog(k) {
-		st, err := s.store.FindState(ctx, ws, ed)
+		st, err := s.store.FindStateToCompact(ctx, ws, ed)
 		if err != nil {
 			return current{}, err
 		}

@@ -96,6 +96,9 @@ type Store interface {
 	InsertState(ctx context.Context, ws string, s State) error
 	// FindState returns the latest state of the editor; ErrNotFound.
 	FindState(ctx context.Context, ws string, ed Editor) (State, error)
+	// FindStateToCompact is FindState for a compaction: the version this
+	// replica saw latest, without asking whether a newer one exists.
+	FindStateToCompact(ctx context.Context, ws string, ed Editor) (State, error)
 	// FindDocumentStates returns the latest state of every editor of the
 	// document, ordered by editor id.
 	FindDocumentStates(ctx context.Context, ws, org, doc string) ([]State, error)

@@ -1,6 +1,9 @@
 package crdt
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // appendedEntry keeps an entry this replica stored in k's log: its entry
 // for the next compaction here (see loadForCompaction) and its sequence
@@ -124,4 +127,37 @@ func (c *editorCache) heldThrough(k WorkspaceEditor, seq int64) {
 	}
 	e.seqs = kept
 	c.tidy(k, e)
+}
+
+// createdByRoom records that this replica created k at about at from an
+// update a realtime room applied: that room loaded k before (finding no
+// data, a zero Mark) and holds version 1, as it holds the log entries this
+// replica appends for it (appendedSeq).
+func (c *editorCache) createdByRoom(k WorkspaceEditor, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entry(k).createdAt = at
+}
+
+// loaded forgets k's creation by a room: a load read k (a room loaded
+// since holds what it read, and its Mark says so).
+func (c *editorCache) loaded(k WorkspaceEditor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[k]; ok {
+		e.createdAt = time.Time{}
+	}
+}
+
+// creationMark is the Mark of a room that loaded k without data (zero
+// since) and whose update created it here: it holds version 1, so its
+// catch-up reads only what it lacks after it, not the whole editor.
+// Otherwise since as it is.
+func (c *editorCache) creationMark(k WorkspaceEditor, since Mark) Mark {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[k]; ok && since.Version == 0 && !e.createdAt.IsZero() {
+		return Mark{Version: 1, At: e.createdAt}
+	}
+	return since
 }

@@ -9,9 +9,10 @@ import (
 // between calls, in one entry per editor, so the realtime paths read the
 // store only for what they cannot know:
 //
-//   - its size and what was logged since the last compaction seen here
-//     (editorstats.go): an append needs no read to learn that the editor
-//     exists or that its log wants compacting;
+//   - its size and what was logged since the last compaction seen here,
+//     or that a read found no data (editorstats.go): an append needs no
+//     read to learn whether the editor exists or that its log wants
+//     compacting;
 //   - its facts (editorstats.go): an edit event is published without a
 //     read;
 //   - the log entries appended here since its last compaction
@@ -64,6 +65,13 @@ type editorEntry struct {
 	log         loggedEntries // entries this replica appended since its last compaction here
 	seqs        []seqRun      // sequences appended here that no catch-up passed, oldest first
 	compacting  bool          // a compaction of this replica runs
+	// absent: a read found no data and nothing showed data since, so the
+	// first append creates the editor without asking the store first.
+	absent bool
+	// createdAt: this replica created the editor (its version 1) from an
+	// update a realtime room applied, and no load read it since
+	// (editorlog.go); zero otherwise.
+	createdAt time.Time
 }
 
 // editorFacts are what an edit event tells besides the content: what the
@@ -119,7 +127,7 @@ func (c *editorCache) dropAll() {
 
 // tidy removes k's entry once it remembers nothing; c.mu held.
 func (c *editorCache) tidy(k WorkspaceEditor, e *editorEntry) {
-	if !e.sized && e.facts == nil && len(e.log.entries) == 0 && len(e.seqs) == 0 && !e.compacting {
+	if !e.sized && !e.absent && e.createdAt.IsZero() && e.facts == nil && len(e.log.entries) == 0 && len(e.seqs) == 0 && !e.compacting {
 		delete(c.m, k)
 	}
 }

@@ -18,8 +18,28 @@ func (c *editorCache) known(k WorkspaceEditor, size int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e := c.entry(k); !e.sized {
-		e.sized, e.size, e.logged, e.loggedBytes = true, size, 0, 0
+		e.sized, e.size, e.logged, e.loggedBytes, e.absent = true, size, 0, 0, false
 	}
+}
+
+// noData records that a read found no data for k. It may turn stale
+// (another replica creates the editor): the creation it leads to then
+// fails on the editor's unique version 1 and the append asks the store.
+func (c *editorCache) noData(k WorkspaceEditor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entry(k); !e.sized {
+		e.absent = true
+	}
+}
+
+// foundAbsent reports whether a read found no data for k and nothing
+// showed data since.
+func (c *editorCache) foundAbsent(k WorkspaceEditor) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	return ok && !e.sized && e.absent
 }
 
 // appended counts a logged update and reports whether the log now wants

@@ -91,6 +91,19 @@ func (h logHint) trusted(now time.Time) bool {
 	return !h.confirmed.IsZero() && now.Sub(h.confirmed) < appendTrust
 }
 
+// startedLog notes that this replica just created the editor (its
+// version 1, which merges no entry, is a unique insert): its log starts at
+// slot 1, appended to without a probe and without a read-back (trusted
+// for appendTrust, as after an entry of its own). No compaction can have
+// freed slot 1 by then: a slot is freed only logDeleteLag after it was
+// written. A slot another replica took meanwhile fails the insert on its
+// _id, and the append probes as before (4 finds per new editor saved,
+// TestFirstAppendsToNewEditorsReadNothing).
+func (s *mongoStore) startedLog(key string) {
+	at := s.now()
+	s.hints.update(key, func(h *logHint) { h.next, h.confirmed = 1, at })
+}
+
 // hintTrust is how long a hint's version may be probed from: a version
 // seen latest this recently has every later version still in the store
 // (versions are deleted only markerRetention after being replaced).

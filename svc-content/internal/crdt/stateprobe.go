@@ -36,6 +36,29 @@ func (s *mongoStore) FindState(ctx context.Context, ws string, ed Editor) (State
 	return st, err
 }
 
+// FindStateToCompact reads the version this replica saw latest (its own
+// last compaction, usually) and does not probe the next one: a newer
+// version makes the compaction's insert of its successor fail on that
+// slot, which the compaction takes as another one's win, and what it
+// deleted before (freeMerged) every later version holds. So the probe
+// (one find per compaction) only ever spared a compaction that stores
+// nothing. A version cut to a marker, or no fresh hint: FindState.
+func (s *mongoStore) FindStateToCompact(ctx context.Context, ws string, ed Editor) (State, error) {
+	key := editorKey(ws, ed)
+	if h, ok := s.hints.get(key); ok && h.fresh(s.now()) {
+		var d stateDoc
+		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, h.version)}}).Decode(&d)
+		if err == nil && !d.Marker {
+			st := fromStateDoc(d)
+			s.sawVersion(key, st)
+			return st, nil
+		} else if err != nil && !mongodb.IsNotFound(err) {
+			return State{}, err
+		}
+	}
+	return s.FindState(ctx, ws, ed)
+}
+
 // probeStates reads version v and the versions after it until one is
 // missing; found is false when v is missing or the last one found is a
 // marker (the hint was stale: ask the query).

@@ -105,6 +105,7 @@ func (s *mongoStore) InsertState(ctx context.Context, ws string, st State) error
 	s.sawVersion(key, st)
 	if st.Version == 1 {
 		s.sawPruned(key, 2) // a new editor: nothing to sweep below
+		s.startedLog(key)
 	}
 	return nil
 }

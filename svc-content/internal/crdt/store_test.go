@@ -96,12 +96,16 @@ func TestAppendUpdatesBatchIsOneRoundTrip(t *testing.T) {
 		}
 		eds = append(eds, e)
 	}
-	svc.editors.forget()
+	var states [][]byte
+	for _, e := range eds {
+		state, _ := svc.LoadUpdate(ctx, "ws1", e)
+		states = append(states, state)
+	}
+	svc.editors.forget() // as a replica that did not load them (a load tells their sizes)
 	for round := range 3 {
 		var batch []Append
 		for i, e := range eds {
-			state, _ := svc.LoadUpdate(ctx, "ws1", e)
-			batch = append(batch, Append{Workspace: "ws1", Editor: e, Update: textEdit(t, state, "content", fmt.Sprint(round), uint64(100+10*round+i)), UserID: "u"})
+			batch = append(batch, Append{Workspace: "ws1", Editor: e, Update: textEdit(t, states[i], "content", fmt.Sprint(round), uint64(100+10*round+i)), UserID: "u"})
 		}
 		for i, err := range svc.AppendUpdates(ctx, batch) {
 			if err != nil {
