@@ -38,8 +38,15 @@ func newMonitor(tp trace.TracerProvider) *event.CommandMonitor {
 // started opens a span as a child of the caller's span. Command bodies are
 // deliberately not recorded: they hold customer data.
 // The statement is the command and its collection ("find users"), the
-// same shape as the Redis spans' command and key pattern.
+// same shape as the Redis spans' command and key pattern. A span the
+// sampler dropped records nothing and ends as a no-op: it gets no
+// attributes and is not kept (every command of an unsampled request, or
+// of a replica that exports no traces, paid for both).
 func (m *monitor) started(ctx context.Context, e *event.CommandStartedEvent) {
+	_, span := m.tracer.Start(ctx, "mongodb."+e.CommandName, trace.WithSpanKind(trace.SpanKindClient))
+	if !span.IsRecording() {
+		return
+	}
 	attrs := []attribute.KeyValue{
 		attribute.String("db.system", "mongodb"),
 		attribute.String("db.name", e.DatabaseName),
@@ -50,9 +57,7 @@ func (m *monitor) started(ctx context.Context, e *event.CommandStartedEvent) {
 		attrs = append(attrs, attribute.String("db.collection.name", coll))
 		statement += " " + coll
 	}
-	_, span := m.tracer.Start(ctx, "mongodb."+e.CommandName,
-		trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(append(attrs, attribute.String("db.statement", statement))...))
+	span.SetAttributes(append(attrs, attribute.String("db.statement", statement))...)
 	m.spans.Store(spanKey{e.ConnectionID, e.RequestID}, span)
 }
 
