@@ -78,8 +78,8 @@ func (s *Service) AppendAppliedUpdates(ctx context.Context, batch []Append) []er
 // createdByRoom).
 func (s *Service) appendChecked(ctx context.Context, batch []Append, errs []error, applied bool) []error {
 	s.learnEditors(ctx, batch, errs)
-	var entries []WorkspaceEntry
-	var from []int // batch index of each entry
+	entries := make([]WorkspaceEntry, 0, len(batch))
+	from := make([]int, 0, len(batch)) // batch index of each entry
 	for i, a := range batch {
 		if errs[i] != nil {
 			continue
