@@ -1,0 +1,77 @@
+package realtime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
+	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
+)
+
+// TestAcksCarryTheHeldRelays: when every Hocuspocus member of 10 rooms
+// of 10 sends an update at once (a saturated replica's clients answering
+// their acknowledgements), the relays held for a member whose own update
+// awaits its acknowledgement go out with that acknowledgement: 2.0
+// server writes per acknowledged update (the burst's first relay,
+// written at once, and the acknowledgement with the held relays); 3.0
+// when the held relays had a write of their own.
+func TestAcksCarryTheHeldRelays(t *testing.T) {
+	const rooms, members, rounds = 10, 10, 10
+	srv := serveHub(t, NewHub(Options{Store: discardStore{}, Access: fakeAccess{}}))
+	relayed, acked := new(atomic.Int64), new(atomic.Int64)
+	var clients []net.Conn
+	var frames [][][]byte // per client, per round
+	for r := range rooms {
+		name := fmt.Sprintf("org1/ackride%d/ed1", r)
+		for m := range members {
+			c := hpBareClient(t, srv.wsBase, name, uint64(m))
+			go countHPFrames(c, relayed, acked)
+			clients = append(clients, c)
+			frames = append(frames, hpTypedFrames(t, name, uint64(1000+m), rounds+1))
+		}
+	}
+	round := func(k int) {
+		sendRound(t, clients, func(i int) []byte { return frames[i][k] })
+		relays := int64(rooms * members * (members - 1) * (k + 1))
+		acks := int64(rooms * members * (k + 1))
+		waitFor(t, fmt.Sprintf("round %d relayed and acknowledged", k), func() bool {
+			return relayed.Load() >= relays && acked.Load() >= acks
+		})
+		time.Sleep(2 * burstGap) // the next round is a burst of its own
+	}
+	round(0)
+	writes := syscw()
+	for k := 1; k <= rounds; k++ {
+		round(k)
+	}
+	// The clients' own writes are one per update.
+	const updates = rooms * members * rounds
+	perUpdate := float64(syscw()-writes-updates) / updates
+	t.Logf("%.2f server writes per acknowledged update relayed to %d members", perUpdate, members-1)
+	if perUpdate > 2.4 {
+		t.Fatalf("%.2f server writes per acknowledged update, want at most 2.4: the held relays did not ride with the acknowledgement", perUpdate)
+	}
+}
+
+// hpTypedFrames are n masked client frames of Hocuspocus sync updates to
+// name, one editor (Yjs client id) typing a character each.
+func hpTypedFrames(t *testing.T, name string, client uint64, n int) [][]byte {
+	frames := typedFrames(t, client, n)
+	for i, f := range frames {
+		u, err := yproto.ReadSync(lib0.NewDecoder(f[6+1:])) // after the y-websocket type
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := binary.AppendUvarint(appendHPString(nil, name), hpSync)
+		msg = yproto.AppendSync(msg, yproto.SyncUpdate, u.Payload)
+		if len(msg) > 125 {
+			t.Fatalf("a frame of %d bytes", len(msg))
+		}
+		frames[i] = append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
+	}
+	return frames
+}
