@@ -15,10 +15,10 @@ import (
 // TestAcksCarryTheHeldRelays: when every Hocuspocus member of 10 rooms
 // of 10 sends an update at once (a saturated replica's clients answering
 // their acknowledgements), the relays held for a member whose own update
-// awaits its acknowledgement go out with that acknowledgement: 2.0
+// awaits its acknowledgement go out with that acknowledgement: 2.05-2.34
 // server writes per acknowledged update (the burst's first relay,
-// written at once, and the acknowledgement with the held relays); 3.0
-// when the held relays had a write of their own.
+// written at once, and the acknowledgement with the held relays);
+// 3.03-3.15 on main, where the held relays had a write of their own.
 func TestAcksCarryTheHeldRelays(t *testing.T) {
 	const rooms, members, rounds = 10, 10, 10
 	srv := serveHub(t, NewHub(Options{Store: discardStore{}, Access: fakeAccess{}}))
@@ -52,8 +52,8 @@ func TestAcksCarryTheHeldRelays(t *testing.T) {
 	const updates = rooms * members * rounds
 	perUpdate := float64(syscw()-writes-updates) / updates
 	t.Logf("%.2f server writes per acknowledged update relayed to %d members", perUpdate, members-1)
-	if perUpdate > 2.4 {
-		t.Fatalf("%.2f server writes per acknowledged update, want at most 2.4: the held relays did not ride with the acknowledgement", perUpdate)
+	if perUpdate > 2.6 {
+		t.Fatalf("%.2f server writes per acknowledged update, want at most 2.6: the held relays did not ride with the acknowledgement", perUpdate)
 	}
 }
 
