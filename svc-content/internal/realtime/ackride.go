@@ -50,5 +50,11 @@ func settleAcks(pending []pendingUpdate) {
 
 // ridesWithAck reports whether c's held messages wait for the
 // acknowledgement c awaits, which a commit release writes with them
-// (c.mu held).
-func (c *conn) ridesWithAck() bool { return c.acksDue > 0 }
+// (c.mu held). Past maxRideBytes they go as before: a store that stalls
+// must not let a socket's queue grow towards SendQueueBytes (which
+// disconnects) where it would have been written.
+func (c *conn) ridesWithAck() bool { return c.acksDue > 0 && c.queued < maxRideBytes }
+
+// maxRideBytes bounds what waits for an acknowledgement on one socket;
+// at saturation a commit's relays to a member are some hundreds of bytes.
+const maxRideBytes = batchFlushAt

@@ -3,6 +3,7 @@ package realtime
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -74,4 +75,75 @@ func hpTypedFrames(t *testing.T, name string, client uint64, n int) [][]byte {
 		frames[i] = append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
 	}
 	return frames
+}
+
+// TestHeldRelaysWaitForTheAwaitedAck: a relay held for a member awaiting
+// an acknowledgement stays queued when the held-message flusher comes
+// (no write of its own) and goes out once the acknowledgement is
+// settled, also when the update is never stored (a failed room). Past
+// maxRideBytes the flusher writes what is held as before.
+func TestHeldRelaysWaitForTheAwaitedAck(t *testing.T) {
+	m, c := tcpMember(t)
+	m.awaitAck()
+	holdInBurst(c, []byte("relay"))
+	waitFor(t, "the flusher took its list", func() bool { return !listed(c) })
+	if n := queuedMessages(c); n != 1 {
+		t.Fatalf("%d messages queued after the flusher ran, want the held relay waiting for the acknowledgement", n)
+	}
+	settleAcks([]pendingUpdate{{from: m}}) // the room failed: no acknowledgement comes
+	waitFor(t, "the held relay written", func() bool { return queuedMessages(c) == 0 })
+	c.mu.Lock()
+	due := c.acksDue
+	c.mu.Unlock()
+	if due != 0 {
+		t.Fatalf("%d acknowledgements still due after settling the only one", due)
+	}
+
+	m.awaitAck()
+	holdInBurst(c, make([]byte, maxRideBytes))
+	waitFor(t, "a large held queue written by the flusher", func() bool { return queuedMessages(c) == 0 })
+}
+
+// tcpMember is a Hocuspocus member on a conn over a loopback TCP socket
+// whose peer discards what it reads.
+func tcpMember(t *testing.T) (*member, *conn) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		peer, err := ln.Accept()
+		if err == nil {
+			_, _ = io.Copy(io.Discard, peer)
+		}
+	}()
+	nc, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = nc.Close() })
+	s := Settings{}.WithDefaults()
+	c := newConn(&batchConn{Conn: nc}, &s)
+	return &member{c: c, framer: newHPFramer("org1/ride/ed1")}, c
+}
+
+// holdInBurst holds b as a relay coming right after a direct write.
+func holdInBurst(c *conn, b []byte) {
+	c.mu.Lock()
+	c.wroteAt = nanotime()
+	c.mu.Unlock()
+	c.hold(b)
+}
+
+func listed(c *conn) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.listed
+}
+
+func queuedMessages(c *conn) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue)
 }
