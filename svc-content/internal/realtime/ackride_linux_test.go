@@ -1,16 +1,12 @@
 package realtime
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"net"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
-	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
 
 // TestAcksCarryTheHeldRelays: when every Hocuspocus member of 10 rooms
@@ -61,20 +57,7 @@ func TestAcksCarryTheHeldRelays(t *testing.T) {
 // hpTypedFrames are n masked client frames of Hocuspocus sync updates to
 // name, one editor (Yjs client id) typing a character each.
 func hpTypedFrames(t *testing.T, name string, client uint64, n int) [][]byte {
-	frames := typedFrames(t, client, n)
-	for i, f := range frames {
-		u, err := yproto.ReadSync(lib0.NewDecoder(f[6+1:])) // after the y-websocket type
-		if err != nil {
-			t.Fatal(err)
-		}
-		msg := binary.AppendUvarint(appendHPString(nil, name), hpSync)
-		msg = yproto.AppendSync(msg, yproto.SyncUpdate, u.Payload)
-		if len(msg) > 125 {
-			t.Fatalf("a frame of %d bytes", len(msg))
-		}
-		frames[i] = append([]byte{0x82, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)
-	}
-	return frames
+	return hpFramesOf(t, name, typedFrames(t, client, n))
 }
 
 // TestHeldRelaysWaitForTheAwaitedAck: a relay held for a member awaiting
