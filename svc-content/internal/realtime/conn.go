@@ -90,8 +90,10 @@ func (c *conn) enqueue(b []byte, held bool) {
 		c.mu.Unlock()
 		return
 	}
-	list := !c.listed
-	c.listed = true
+	// Riding with an acknowledgement, it waits for the commit release:
+	// listing it would only wake the flusher.
+	list := !c.listed && !c.ridesWithAck()
+	c.listed = c.listed || list
 	c.mu.Unlock()
 	if list {
 		sharedFlusher().add(c)
