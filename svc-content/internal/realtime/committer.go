@@ -137,6 +137,7 @@ func (c *committer) commitQueued(stored chan<- storedBatch) bool {
 		update, err := mergePending(rb.pending)
 		if err != nil {
 			r.fail(err)
+			settleAcks(rb.pending)
 			continue
 		}
 		rb.update = update
@@ -162,6 +163,7 @@ func (c *committer) release(sb storedBatch) {
 	for i, rb := range batch {
 		if err := errAt(errs, i); err != nil {
 			rb.room.fail(fmt.Errorf("store update: %w", err))
+			settleAcks(rb.pending)
 			continue
 		}
 		if p, ok := rb.room.release(rb); ok {
@@ -242,6 +244,7 @@ func (r *room) release(rb roomBatch) (publication, bool) {
 	r.signalStoredLocked()
 	if r.broken {
 		r.mu.Unlock()
+		settleAcks(rb.pending)
 		return publication{}, false
 	}
 	r.seq++
@@ -255,7 +258,7 @@ func (r *room) release(rb roomBatch) (publication, bool) {
 	// Each sender's acknowledgements go out at once, together with the
 	// relays held for it meanwhile (one write).
 	for _, pu := range rb.pending {
-		pu.from.c.flushHeld()
+		pu.from.ackSettled()
 	}
 	r.hub.edited(r.key, authors)
 	return p, true

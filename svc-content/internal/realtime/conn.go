@@ -33,6 +33,9 @@ type conn struct {
 	// message soon after is part of a burst, gathered by the writer.
 	wroteAt int64
 	listed  bool // in the held-message flusher's list
+	// acksDue counts this socket's updates that await their
+	// acknowledgement at a commit release (see ackride.go).
+	acksDue int
 	closing bool // no more sends; the close frame follows the queue
 	code    int
 	reason  string
@@ -87,8 +90,10 @@ func (c *conn) enqueue(b []byte, held bool) {
 		c.mu.Unlock()
 		return
 	}
-	list := !c.listed
-	c.listed = true
+	// Riding with an acknowledgement, it waits for the commit release:
+	// listing it would only wake the flusher.
+	list := !c.listed && !c.ridesWithAck()
+	c.listed = c.listed || list
 	c.mu.Unlock()
 	if list {
 		sharedFlusher().add(c)

@@ -92,7 +92,11 @@ func (f *heldFlusher) run() {
 		for i, c := range listed {
 			c.mu.Lock()
 			c.listed = false
-			c.flushHeldLocked() // non-blocking: a slow client holds up no other
+			if c.ridesWithAck() {
+				c.mu.Unlock() // the commit release writes them
+			} else {
+				c.flushHeldLocked() // non-blocking: a slow client holds up no other
+			}
 			listed[i] = nil
 		}
 	}
@@ -102,21 +106,15 @@ func (f *heldFlusher) run() {
 // waits up to holdFor in the queue instead of starting the writer
 // goroutine, for the burst's next messages: the held messages go out in
 // one write, by the held-message flusher or with an acknowledgement
-// (flushHeld). Written one by one, a saturated room's relays cost a
+// (ackSettled). Written one by one, a saturated room's relays cost a
 // write each and a writer goroutine started per burst.
 func (c *conn) hold(b []byte) { c.enqueue(b, true) }
 
-// flushHeld writes the queued messages with one non-blocking system
-// call from the calling goroutine (the committer's release, under no
-// lock that a slow client could hold up); what the socket does not take
-// goes to the writer goroutine. Nothing to do while a writer runs: it
-// takes the queue.
-func (c *conn) flushHeld() {
-	c.mu.Lock()
-	c.flushHeldLocked()
-}
-
-// flushHeldLocked is flushHeld with c.mu held (released).
+// flushHeldLocked writes the queued messages with one non-blocking
+// system call from the calling goroutine (the flusher; the committer's
+// release, under no lock that a slow client could hold up) and releases
+// c.mu; what the socket does not take goes to the writer goroutine.
+// Nothing to do while a writer runs: it takes the queue.
 func (c *conn) flushHeldLocked() {
 	if c.writing || c.closing || len(c.queue) == 0 || c.raw == nil {
 		c.mu.Unlock()

@@ -72,8 +72,13 @@ func TestHocuspocusUpdateAllocations(t *testing.T) {
 // hpUpdateFrames makes n masked client frames of Hocuspocus sync
 // updates to name, each appending one character as one editor typing.
 func hpUpdateFrames(t *testing.T, name string, n int) [][]byte {
-	frames := make([][]byte, n)
-	for i, f := range appendFrames(t, n) {
+	return hpFramesOf(t, name, appendFrames(t, n))
+}
+
+// hpFramesOf turns masked y-websocket sync update frames into Hocuspocus
+// ones to name (in place).
+func hpFramesOf(t *testing.T, name string, frames [][]byte) [][]byte {
+	for i, f := range frames {
 		u, err := yproto.ReadSync(lib0.NewDecoder(f[6+1:])) // after the y-websocket type
 		if err != nil {
 			t.Fatal(err)

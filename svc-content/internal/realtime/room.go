@@ -189,6 +189,7 @@ func (r *room) relayLocked(u []byte, except *member) {
 func (r *room) fail(err error) {
 	r.mu.Lock()
 	r.broken = true
+	unstored := r.pending
 	r.pending = nil
 	r.signalStoredLocked()
 	members := make([]*member, 0, len(r.members))
@@ -196,6 +197,7 @@ func (r *room) fail(err error) {
 		members = append(members, m)
 	}
 	r.mu.Unlock()
+	settleAcks(unstored)
 	r.hub.logger.Error("realtime: document failed; its sessions are closed", "error", err)
 	r.hub.forget(r)
 	for _, m := range members {

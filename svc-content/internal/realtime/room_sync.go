@@ -93,6 +93,7 @@ func (r *room) receiveUpdate(m *member, update []byte) {
 	}
 	r.relayLocked(eff, m)
 	r.pending = append(r.pending, pendingUpdate{update: eff, from: m})
+	m.awaitAck()
 	r.unstored += len(eff)
 	r.received++
 	enqueue := !r.queued

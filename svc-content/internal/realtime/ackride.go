@@ -1,0 +1,60 @@
+package realtime
+
+// Held relays ride with acknowledgements. At saturation a Hocuspocus
+// client sends its next update only once the previous one is
+// acknowledged (after the group commit stored it), so relays held in a
+// burst for a socket whose own update awaits storing help that client
+// nothing before the acknowledgement: the held-message flusher leaves
+// them, and the commit release writes them with the acknowledgement,
+// one write per socket per commit instead of an acknowledgement's and
+// one or two of relays (realtimebench's saturation). Only held relays
+// (a burst, see quiet) wait: at a steady pace a relay is written at once
+// as before. Every path that ends an awaited acknowledgement (stored,
+// failed, room broken) settles it, and the held relays go then at the
+// latest.
+
+// acks reports whether m's protocol acknowledges updates (Hocuspocus;
+// y-websocket has none).
+func (m *member) acks() bool { return m.framer.syncStatus(true) != nil }
+
+// awaitAck notes that an update of m waits to be stored and acknowledged
+// (its room's lock held).
+func (m *member) awaitAck() {
+	if !m.acks() {
+		return
+	}
+	m.c.mu.Lock()
+	m.c.acksDue++
+	m.c.mu.Unlock()
+}
+
+// ackSettled ends the wait awaitAck noted (the acknowledgement is
+// queued, or will never come) and writes what was held with it, as every
+// commit release does for its senders.
+func (m *member) ackSettled() {
+	c := m.c
+	c.mu.Lock()
+	if m.acks() {
+		c.acksDue--
+	}
+	c.flushHeldLocked()
+}
+
+// settleAcks settles the awaited acknowledgements of updates that will
+// not be released (their room failed).
+func settleAcks(pending []pendingUpdate) {
+	for _, pu := range pending {
+		pu.from.ackSettled()
+	}
+}
+
+// ridesWithAck reports whether c's held messages wait for the
+// acknowledgement c awaits, which a commit release writes with them
+// (c.mu held). Past maxRideBytes they go as before: a store that stalls
+// must not let a socket's queue grow towards SendQueueBytes (which
+// disconnects) where it would have been written.
+func (c *conn) ridesWithAck() bool { return c.acksDue > 0 && c.queued < maxRideBytes }
+
+// maxRideBytes bounds what waits for an acknowledgement on one socket;
+// at saturation a commit's relays to a member are some hundreds of bytes.
+const maxRideBytes = batchFlushAt
