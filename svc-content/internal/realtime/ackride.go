@@ -1,5 +1,7 @@
 package realtime
 
+import "time"
+
 // Held relays ride with acknowledgements. At saturation a Hocuspocus
 // client sends its next update only once the previous one is
 // acknowledged (after the group commit stored it), so relays held in a
@@ -24,6 +26,9 @@ func (m *member) awaitAck() {
 		return
 	}
 	m.c.mu.Lock()
+	if m.c.acksDue == 0 {
+		m.c.acksDueFrom = nanotime()
+	}
 	m.c.acksDue++
 	m.c.mu.Unlock()
 }
@@ -50,10 +55,20 @@ func settleAcks(pending []pendingUpdate) {
 
 // ridesWithAck reports whether c's held messages wait for the
 // acknowledgement c awaits, which a commit release writes with them
-// (c.mu held). Past maxRideBytes they go as before: a store that stalls
-// must not let a socket's queue grow towards SendQueueBytes (which
-// disconnects) where it would have been written.
-func (c *conn) ridesWithAck() bool { return c.acksDue > 0 && c.queued < maxRideBytes }
+// (c.mu held). Past maxRideBytes, or once c has awaited an
+// acknowledgement for maxRideWait, they go as before: a store that
+// stalls must neither let a socket's queue grow towards SendQueueBytes
+// (which disconnects) nor keep other editors' changes from a member for
+// longer than a commit takes (the next relay is then listed with the
+// flusher, which writes the whole queue).
+func (c *conn) ridesWithAck() bool {
+	return c.acksDue > 0 && c.queued < maxRideBytes && nanotime()-c.acksDueFrom < int64(maxRideWait)
+}
+
+// maxRideWait bounds how long held relays wait for an acknowledgement:
+// a group commit gathers for CommitGather (5 ms by default) and its
+// store write takes a few more at saturation.
+const maxRideWait = 20 * time.Millisecond
 
 // maxRideBytes bounds what waits for an acknowledgement on one socket;
 // at saturation a commit's relays to a member are some hundreds of bytes.

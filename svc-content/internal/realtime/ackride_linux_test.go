@@ -130,3 +130,21 @@ func queuedMessages(c *conn) int {
 	defer c.mu.Unlock()
 	return len(c.queue)
 }
+
+// TestHeldRelaysStopRidingWithALateAck: once a member has awaited its
+// acknowledgement for maxRideWait (a store that stalls), a relay held
+// for it is written by the flusher as before, with what waited earlier.
+func TestHeldRelaysStopRidingWithALateAck(t *testing.T) {
+	m, c := tcpMember(t)
+	m.awaitAck()
+	holdInBurst(c, []byte("early"))
+	waitFor(t, "the flusher took its list", func() bool { return !listed(c) })
+	if n := queuedMessages(c); n != 1 {
+		t.Fatalf("%d messages queued, want the early relay riding with the acknowledgement", n)
+	}
+	c.mu.Lock()
+	c.acksDueFrom = nanotime() - int64(maxRideWait) - int64(time.Millisecond)
+	c.mu.Unlock()
+	holdInBurst(c, []byte("late"))
+	waitFor(t, "both relays written by the flusher", func() bool { return queuedMessages(c) == 0 })
+}

@@ -36,9 +36,12 @@ type conn struct {
 	// acksDue counts this socket's updates that await their
 	// acknowledgement at a commit release (see ackride.go).
 	acksDue int
-	closing bool // no more sends; the close frame follows the queue
-	code    int
-	reason  string
+	// acksDueFrom is when acksDue last rose from 0 (monotonic
+	// nanoseconds): how long this socket has awaited acknowledgements.
+	acksDueFrom int64
+	closing     bool // no more sends; the close frame follows the queue
+	code        int
+	reason      string
 
 	rd reading
 
