@@ -36,6 +36,10 @@ type IdentityAccess struct {
 
 	mu    sync.Mutex
 	cache map[accessKey]accessEntry
+	// asking holds the questions under way, each closed once its decision
+	// is cached: a client asking the same question meanwhile waits for
+	// that decision instead of making a call of its own.
+	asking map[accessKey]chan struct{}
 }
 
 type accessKey struct {
@@ -52,7 +56,8 @@ type accessEntry struct {
 // NewIdentityAccess returns an Access asking identity through client and
 // caching decisions for ttl.
 func NewIdentityAccess(client *svcclient.Client, ttl time.Duration) *IdentityAccess {
-	return &IdentityAccess{client: client, ttl: ttl, cache: map[accessKey]accessEntry{}, turns: make(chan struct{}, identityTurns)}
+	return &IdentityAccess{client: client, ttl: ttl, cache: map[accessKey]accessEntry{},
+		asking: map[accessKey]chan struct{}{}, turns: make(chan struct{}, identityTurns)}
 }
 
 // identityTurns is how many calls to identity run at once: a decision is
@@ -73,20 +78,58 @@ type accessReply struct {
 // Check implements Access.
 func (a *IdentityAccess) Check(ctx context.Context, token, org, doc string) (Grant, error) {
 	k := accessKey{token: sha256.Sum256([]byte(token)), org: org, doc: doc}
-	if e, hit := a.cached(k); hit {
-		return e.result()
+	for {
+		e, hit, asked := a.cachedOrAsking(k)
+		if hit {
+			return e.result()
+		}
+		if asked == nil {
+			break // this call asks; the others wait for its decision
+		}
+		select {
+		case <-asked: // decided (or failed: then ask again)
+		case <-ctx.Done():
+			return Grant{}, ctx.Err()
+		}
 	}
+	defer a.answered(k)
 	select {
 	case a.turns <- struct{}{}:
 	case <-ctx.Done():
 		return Grant{}, ctx.Err()
 	}
 	defer func() { <-a.turns }()
-	// Decided meanwhile by the turn before (clients of one document
-	// connecting together).
-	if e, hit := a.cached(k); hit {
-		return e.result()
+	return a.ask(ctx, k, token, org, doc)
+}
+
+// cachedOrAsking is the unexpired decision for k, if any; else the
+// channel of the question under way for k, or nil when there is none and
+// the caller now asks it (answered ends that).
+func (a *IdentityAccess) cachedOrAsking(k accessKey) (accessEntry, bool, chan struct{}) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, hit := a.cache[k]; hit && time.Now().Before(e.expires) {
+		return e, true, nil
 	}
+	if ch, ok := a.asking[k]; ok {
+		return accessEntry{}, false, ch
+	}
+	a.asking[k] = make(chan struct{})
+	return accessEntry{}, false, nil
+}
+
+// answered ends the question under way for k: its decision is cached,
+// or the call failed and a waiting client asks again.
+func (a *IdentityAccess) answered(k accessKey) {
+	a.mu.Lock()
+	ch := a.asking[k]
+	delete(a.asking, k)
+	a.mu.Unlock()
+	close(ch)
+}
+
+// ask calls identity for k's decision and caches it.
+func (a *IdentityAccess) ask(ctx context.Context, k accessKey, token, org, doc string) (Grant, error) {
 	now := time.Now()
 	var reply accessReply
 	in := map[string]string{"token": token, "organizationId": org, "documentId": doc}

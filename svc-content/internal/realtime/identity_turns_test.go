@@ -71,12 +71,14 @@ func TestIdentityCallsBoundedInBurst(t *testing.T) {
 }
 
 // Clients of one document connecting together are decided by one call:
-// those waiting for a turn find the decision made meanwhile.
+// those asking while it is under way wait for its decision. (Finding the
+// decision once a turn came allowed up to identityTurns calls per
+// document: 7 for 2 documents was seen.)
 func TestIdentityAsksOnceForClientsOfOneDocument(t *testing.T) {
 	t.Parallel()
 	a, f := newTurnsAccess(t)
 	checkAll(t, a, 2, 30)
-	if got := f.calls.Load(); got > 2+identityTurns {
-		t.Fatalf("%d calls for 60 clients of 2 documents, want at most %d", got, 2+identityTurns)
+	if got := f.calls.Load(); got != 2 {
+		t.Fatalf("%d calls for 60 clients of 2 documents, want 2", got)
 	}
 }
