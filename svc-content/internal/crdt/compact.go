@@ -63,7 +63,9 @@ func (s *Service) Compact(ctx context.Context, ws string, ed Editor) error {
 	case errors.Is(err, ErrExists):
 		// Another compaction stored this version; ours stay logged. Its
 		// version is read now, so the next compaction here starts from it
-		// (FindStateToCompact does not look for newer ones).
+		// (FindStateToCompact does not look for newer ones). A failed read
+		// changes nothing: the next compaction loses the same race and
+		// reads again.
 		_, _ = s.store.FindState(ctx, ws, ed)
 		return nil
 	case err != nil:
