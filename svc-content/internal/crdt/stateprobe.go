@@ -29,9 +29,14 @@ func (s *mongoStore) FindState(ctx context.Context, ws string, ed Editor) (State
 			return st, err
 		}
 	}
+	return s.queryLatestState(ctx, ws, ed)
+}
+
+// queryLatestState finds the latest state by a query and remembers it.
+func (s *mongoStore) queryLatestState(ctx context.Context, ws string, ed Editor) (State, error) {
 	st, err := s.queryState(ctx, ws, ed)
 	if err == nil {
-		s.sawVersion(key, st)
+		s.sawVersion(editorKey(ws, ed), st)
 	}
 	return st, err
 }
@@ -42,21 +47,30 @@ func (s *mongoStore) FindState(ctx context.Context, ws string, ed Editor) (State
 // slot, which the compaction takes as another one's win, and what it
 // deleted before (freeMerged) every later version holds. So the probe
 // (one find per compaction) only ever spared a compaction that stores
-// nothing. A version cut to a marker, or no fresh hint: FindState.
+// nothing. A version cut to a marker: the versions after it are probed;
+// gone, or no fresh hint: FindState (without reading that slot again).
 func (s *mongoStore) FindStateToCompact(ctx context.Context, ws string, ed Editor) (State, error) {
 	key := editorKey(ws, ed)
-	if h, ok := s.hints.get(key); ok && h.fresh(s.now()) {
-		var d stateDoc
-		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, h.version)}}).Decode(&d)
-		if err == nil && !d.Marker {
-			st := fromStateDoc(d)
-			s.sawVersion(key, st)
-			return st, nil
-		} else if err != nil && !mongodb.IsNotFound(err) {
-			return State{}, err
-		}
+	h, ok := s.hints.get(key)
+	if !ok || !h.fresh(s.now()) {
+		return s.FindState(ctx, ws, ed)
 	}
-	return s.FindState(ctx, ws, ed)
+	d, err := s.readStateSlot(ctx, key, h.version)
+	switch {
+	case err != nil:
+		return State{}, err
+	case d == nil:
+		return s.queryLatestState(ctx, ws, ed)
+	case !d.Marker:
+		st := fromStateDoc(*d)
+		s.sawVersion(key, st)
+		return st, nil
+	}
+	st, found, err := s.probeStates(ctx, key, h.version+1)
+	if err != nil || found {
+		return st, err
+	}
+	return s.queryLatestState(ctx, ws, ed)
 }
 
 // probeStates reads version v and the versions after it until one is
@@ -65,14 +79,13 @@ func (s *mongoStore) FindStateToCompact(ctx context.Context, ws string, ed Edito
 func (s *mongoStore) probeStates(ctx context.Context, key string, v int64) (State, bool, error) {
 	var last *stateDoc
 	for ; ; v++ {
-		var d stateDoc
-		err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, v)}}).Decode(&d)
-		if mongodb.IsNotFound(err) {
-			break
-		} else if err != nil {
+		d, err := s.readStateSlot(ctx, key, v)
+		if err != nil {
 			return State{}, false, err
+		} else if d == nil {
+			break
 		}
-		last = &d
+		last = d
 	}
 	if last == nil || last.Marker {
 		return State{}, false, nil
@@ -80,6 +93,18 @@ func (s *mongoStore) probeStates(ctx context.Context, key string, v int64) (Stat
 	st := fromStateDoc(*last)
 	s.sawVersion(key, st)
 	return st, true, nil
+}
+
+// readStateSlot reads version v of the editor; nil when it is missing.
+func (s *mongoStore) readStateSlot(ctx context.Context, key string, v int64) (*stateDoc, error) {
+	var d stateDoc
+	err := s.states.FindOne(ctx, bson.D{{Key: "_id", Value: stateSlot(key, v)}}).Decode(&d)
+	if mongodb.IsNotFound(err) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return &d, nil
 }
 
 // hasState reports whether the editor has version v.
