@@ -154,14 +154,6 @@ func (a *IdentityAccess) ask(ctx context.Context, k accessKey, token, org, doc s
 	return e.result()
 }
 
-// cached is the unexpired decision for k, if any.
-func (a *IdentityAccess) cached(k accessKey) (accessEntry, bool) {
-	a.mu.Lock()
-	e, hit := a.cache[k]
-	a.mu.Unlock()
-	return e, hit && time.Now().Before(e.expires)
-}
-
 func (e accessEntry) result() (Grant, error) {
 	if e.denial != nil {
 		return Grant{}, e.denial
