@@ -14,12 +14,13 @@ import (
 // goroutine per connection: one read system call per readiness (level
 // triggered: a socket with more waiting is reported again) where Go's
 // network poller reads until EAGAIN and reschedules a goroutine for each
-// wake-up, which at ~190 000 frames/s was most of the clients' CPU.
+// wake-up, which at ~190 000 frames/s was most of the clients' CPU. A loop
+// waits in the runtime's poller (epollWaiter), not in epoll_wait.
 type poller struct {
-	epfds []int
-	conns []atomic.Pointer[client] // by client index (the epoll event's data)
-	stop  atomic.Bool
-	wg    sync.WaitGroup
+	epfds   []int
+	waiters []*epollWaiter           // one a loop, on epfds
+	conns   []atomic.Pointer[client] // by client index (the epoll event's data)
+	wg      sync.WaitGroup
 }
 
 func newPoller(clients, loops int) (*poller, error) {
@@ -30,8 +31,14 @@ func newPoller(clients, loops int) (*poller, error) {
 			p.close()
 			return nil, err
 		}
-		p.epfds = append(p.epfds, fd)
-		p.wg.Go(func() { p.loop(fd) })
+		w, err := newEpollWaiter(fd)
+		if err != nil {
+			syscall.Close(fd)
+			p.close()
+			return nil, err
+		}
+		p.epfds, p.waiters = append(p.epfds, fd), append(p.waiters, w)
+		p.wg.Go(func() { p.loop(fd, w) })
 	}
 	return p, nil
 }
@@ -43,14 +50,14 @@ func (p *poller) add(c *client, idx int) error {
 	return syscall.EpollCtl(p.epfds[idx%len(p.epfds)], syscall.EPOLL_CTL_ADD, c.fd, &ev)
 }
 
-func (p *poller) loop(epfd int) {
-	events := make([]syscall.EpollEvent, 256)
-	for !p.stop.Load() {
-		n, err := syscall.EpollWait(epfd, events, 100) // ms: how soon close is seen
-		if err != nil && !errors.Is(err, syscall.EINTR) {
+// loop reads the sockets w (waiting on epfd) reports ready until w is closed.
+func (p *poller) loop(epfd int, w *epollWaiter) {
+	for {
+		events, err := w.wait()
+		if err != nil {
 			return
 		}
-		for _, ev := range events[:max(n, 0)] {
+		for _, ev := range events {
 			c := p.conns[ev.Fd].Load()
 			if c != nil && !c.readable() {
 				p.conns[ev.Fd].Store(nil)
@@ -61,12 +68,12 @@ func (p *poller) loop(epfd int) {
 }
 
 // close stops the loops and waits for them: no client is read after.
+// Closing a waiter wakes its parked loop and closes its epoll descriptor.
 func (p *poller) close() {
-	p.stop.Store(true)
-	p.wg.Wait()
-	for _, fd := range p.epfds {
-		syscall.Close(fd)
+	for _, w := range p.waiters {
+		w.close()
 	}
+	p.wg.Wait()
 }
 
 // socketOf takes conn's socket out of Go's network poller: a duplicate of
@@ -100,7 +107,7 @@ func socketOf(conn net.Conn) (int, error) {
 type fdReader struct{ fd int }
 
 func (r fdReader) Read(b []byte) (int, error) {
-	n, err := syscall.Read(r.fd, b)
+	n, err := readNonblock(r.fd, b)
 	if err != nil {
 		return 0, err
 	}
@@ -116,7 +123,7 @@ func (r fdReader) Read(b []byte) (int, error) {
 func writeAll(fd int, b []byte) error {
 	var waited time.Duration
 	for len(b) > 0 {
-		n, err := syscall.Write(fd, b)
+		n, err := writeNonblock(fd, b)
 		switch {
 		case n > 0:
 			b = b[n:]
