@@ -17,6 +17,8 @@ import (
 const (
 	InboundNetHTTP = "net/http"
 	InboundH1      = "h1"
+	// inboundService is h1 serving a service's handler (ListenServiceH1).
+	inboundService = "h1 service"
 )
 
 func checkInbound(kind string) error {
@@ -50,6 +52,19 @@ func ListenInbound(kind, addr string) (*Inbound, error) {
 	return &Inbound{kind: kind, srv: s}, nil
 }
 
+// ListenServiceH1 binds addr for h1 serving a service's handler rather
+// than the gateway's: every request's header map is filled (a Gin service
+// reads r.Header), with the limits pkg/server gives net/http. hopbench
+// uses it to measure a service on h1 (-upstream-server h1); our services
+// run on pkg/server's net/http.
+func ListenServiceH1(addr string) (*Inbound, error) {
+	s, err := server.Listen(addr)
+	if err != nil {
+		return nil, err
+	}
+	return &Inbound{kind: inboundService, srv: s}, nil
+}
+
 // Addr is the bound address.
 func (i *Inbound) Addr() string { return i.srv.Addr() }
 
@@ -60,6 +75,7 @@ func (i *Inbound) Serve(ctx context.Context, h http.Handler) error {
 		return i.srv.Serve(ctx, h)
 	}
 	srv := newH1Server(h)
+	srv.ListFields = i.kind == InboundH1
 	srv.BaseContext = func(net.Listener) context.Context { return context.WithoutCancel(ctx) }
 	return i.srv.Run(ctx, srv)
 }

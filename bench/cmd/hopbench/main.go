@@ -37,6 +37,8 @@ type options struct {
 	targets     []string
 	profileDir  string
 	proxyCores  int
+	// upServer is the upstream's HTTP server (upstreamNetHTTP or upstreamH1).
+	upServer    string
 	latencyOnly bool
 	latencyRT   bool
 }
@@ -63,6 +65,7 @@ func main() {
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
 	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http)")
+	flag.StringVar(&o.upServer, "upstream-server", upstreamNetHTTP, "the upstream's HTTP server: net/http (pkg/server, as our services run) or h1 (the gateway's, header map filled)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
 	flag.BoolVar(&o.latencyOnly, "latency-only", false, "only the fixed-rate latency runs (no throughput runs)")
@@ -72,7 +75,7 @@ func main() {
 	benchkit.Main("hopbench", func(ctx context.Context) (int, error) {
 		switch role {
 		case "upstream":
-			return 0, runUpstream(ctx, secret, withPprof)
+			return 0, runUpstream(ctx, secret, o.upServer, withPprof)
 		case "gateway":
 			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 		case "":

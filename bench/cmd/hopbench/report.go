@@ -48,6 +48,9 @@ func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat ma
 	}
 	fmt.Fprintf(w, "users/get on a Gin stand-in service, loopback, %d CPUs, %d interleaved rounds of %s runs; throughput by %s\n",
 		runtime.NumCPU(), o.rounds, o.slice, client)
+	if o.upServer != upstreamNetHTTP {
+		fmt.Fprintf(w, "upstream served by %s, not pkg/server's net/http\n", o.upServer)
+	}
 	if o.proxyCores > 0 {
 		fmt.Fprintf(w, "proxies limited to %d core(s): nginx worker_processes, gateway GOMAXPROCS\n", o.proxyCores)
 	}

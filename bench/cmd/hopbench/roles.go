@@ -43,7 +43,12 @@ const (
 // a handler that decodes and validates its body and answers from memory, so
 // what is measured is the HTTP and framework cost of a request, not a store.
 // It also answers the credential lookup as svc-workspace does.
-func runUpstream(ctx context.Context, secret string, withPprof bool) error {
+//
+// upServer is the upstream's HTTP server: "net/http" (pkg/server, as our
+// services run) or "h1" (the gateway's lean server with the header map
+// filled, gateway.ListenServiceH1), to measure what a service would spend
+// on it.
+func runUpstream(ctx context.Context, secret, upServer string, withPprof bool) error {
 	shutdown, err := telemetry.Setup(ctx, telemetry.Service{Name: "svc-bench"})
 	if err != nil {
 		return err
@@ -59,11 +64,30 @@ func runUpstream(ctx context.Context, secret string, withPprof bool) error {
 		}))
 	users := engine.Group("", signer.Authenticate(), internalauth.RequireWorkspace())
 	users.POST(benchPath, web.Handle(getUsers))
-	srv, err := server.Listen("127.0.0.1:0")
+	srv, err := listenUpstream(upServer)
 	if err != nil {
 		return err
 	}
 	return serve(ctx, srv, otelhttp.NewHandler(engine, "svc-bench"), withPprof)
+}
+
+// listenUpstream binds a free loopback port for the upstream's server.
+func listenUpstream(upServer string) (listening, error) {
+	switch upServer {
+	case "", upstreamNetHTTP:
+		srv, err := server.Listen("127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		return srv, nil
+	case upstreamH1:
+		srv, err := gateway.ListenServiceH1("127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		return srv, nil
+	}
+	return nil, fmt.Errorf("upstream server must be %q or %q, not %q", upstreamNetHTTP, upstreamH1, upServer)
 }
 
 // getUsers is users/get without the store: decode, validate, answer.
@@ -81,6 +105,12 @@ func getUsers(c *gin.Context) (*api.Result, error) {
 	}
 	return api.OK("Retrieved users successfully.", out), nil
 }
+
+// The upstream's servers (-upstream-server).
+const (
+	upstreamNetHTTP = "net/http"
+	upstreamH1      = "h1"
+)
 
 // gatewayArgs configure the gateway process.
 type gatewayArgs struct {

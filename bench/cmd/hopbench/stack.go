@@ -53,7 +53,7 @@ func startStack(dir string, o options) (*stack, error) {
 		"OTEL_TRACES_SAMPLER_ARG=" + strconv.FormatFloat(o.sampleRatio, 'f', -1, 64),
 	}
 	pprofArg := "-pprof=" + strconv.FormatBool(o.profileDir != "")
-	if s.upstream, err = startRole(dir, "upstream", []string{"-secret", benchSecret, pprofArg}, env); err != nil {
+	if s.upstream, err = startRole(dir, "upstream", []string{"-secret", benchSecret, pprofArg, "-upstream-server", o.upServer}, env); err != nil {
 		s.close()
 		return nil, err
 	}
