@@ -7,25 +7,37 @@ import (
 	"fmt"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.opentelemetry.io/otel"
+
+	"github.com/opencollab/backend/pkg/telemetry"
 )
 
 // pingTimeout bounds start-up: a service that cannot reach its database
 // should fail fast and let the orchestrator restart it.
 const pingTimeout = 10 * time.Second
 
-// Connect opens a client for uri, traces every command and pings the server
+// Connect opens a client for uri, traces its commands and pings the server
 // before returning. Settings in the URI override the defaults below.
+//
+// Commands are traced only where spans are exported (telemetry.Exporting):
+// a command monitor makes the driver copy every command and reply for it
+// (the documents of every insert too) and start a span per command, which
+// without an exporter is never recorded.
 func Connect(ctx context.Context, uri string) (*mongo.Client, error) {
+	var monitor *event.CommandMonitor
+	if telemetry.Exporting() {
+		monitor = newMonitor(otel.GetTracerProvider())
+	}
 	opts := options.Client().
 		SetMaxPoolSize(50).
 		SetMinPoolSize(0).
 		SetMaxConnIdleTime(5 * time.Minute).
 		SetConnectTimeout(5 * time.Second).
 		SetServerSelectionTimeout(pingTimeout).
-		SetMonitor(newMonitor(otel.GetTracerProvider())).
+		SetMonitor(monitor).
 		ApplyURI(uri)
 	client, err := mongo.Connect(opts)
 	if err != nil {

@@ -24,6 +24,11 @@ import (
 // other standard OTEL_EXPORTER_OTLP_* variables) themselves.
 const EndpointEnv = "OTEL_EXPORTER_OTLP_ENDPOINT"
 
+// Exporting reports whether spans are recorded and exported (EndpointEnv
+// is set). Without it no span is ever recorded, so instrumentation whose
+// only product is child spans (the MongoDB command monitor) can stay off.
+func Exporting() bool { return os.Getenv(EndpointEnv) != "" }
+
 // Service names a service in telemetry.
 type Service struct {
 	Name    string
@@ -44,7 +49,7 @@ func Setup(ctx context.Context, services ...Service) (shutdown func(context.Cont
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(
 		propagation.TraceContext{}, propagation.Baggage{},
 	))
-	export := os.Getenv(EndpointEnv) != ""
+	export := Exporting()
 	st := &stack{byName: map[string]*Provider{}}
 	for _, s := range services {
 		if _, dup := st.byName[s.Name]; dup {
