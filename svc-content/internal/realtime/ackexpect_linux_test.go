@@ -11,13 +11,15 @@ import (
 	"time"
 )
 
-// TestSaturatedSendersGetOneWritePerAck: 10 rooms of 10 Hocuspocus
+// TestSaturatedSendersGetOneWritePerAck: 4 rooms of 10 Hocuspocus
 // members each sending its next update as soon as the previous one is
 // acknowledged (realtimebench's saturation). The relays that come
 // between a member's acknowledgement and its next update wait for that
-// update and ride with its acknowledgement: 1.0x server writes per
-// acknowledged update; 2.0x on main, where the first relay after each
-// acknowledgement (and the first of each burst) had a write of its own.
+// update and ride with its acknowledgement: 0.97-1.32 server writes
+// per acknowledged update (the store taking 10 ms a batch, as a
+// saturated replica's does); 2.03-2.59 on main, where the first relay
+// after each acknowledgement (and the first of each burst) had a write
+// of its own.
 func TestSaturatedSendersGetOneWritePerAck(t *testing.T) {
 	const rooms, members, warm, rounds = 4, 10, 5, 40
 	srv := serveHub(t, NewHub(Options{Store: slowStore{}, Access: fakeAccess{}}))
@@ -69,13 +71,10 @@ func (s slowStore) AppendBatch(ctx context.Context, b []Append) []error {
 // saturatingClient is a Hocuspocus client on a bare socket that sends
 // its next update as soon as the previous one is acknowledged.
 type saturatingClient struct {
-	conn    net.Conn
-	frames  [][]byte
-	sent    int
-	acked   atomic.Int64
-	relayed atomic.Int64
-	// relayAt is when the last relay arrived (Unix nanoseconds).
-	relayAt atomic.Int64
+	conn   net.Conn
+	frames [][]byte
+	sent   int
+	acked  atomic.Int64
 }
 
 // next sends the next update, if any is left.
@@ -86,8 +85,8 @@ func (c *saturatingClient) next() {
 	}
 }
 
-// run reads what the server sends, answering each acknowledgement with
-// the next update.
+// run reads what the server sends (relays, acknowledgements), answering
+// each acknowledgement with the next update.
 func (c *saturatingClient) run() {
 	r := bufio.NewReader(c.conn)
 	var hdr [2]byte
@@ -107,11 +106,7 @@ func (c *saturatingClient) run() {
 		if err != nil {
 			return
 		}
-		switch m.typ {
-		case hpSync:
-			c.relayAt.Store(time.Now().UnixNano())
-			c.relayed.Add(1)
-		case hpSyncStatus:
+		if m.typ == hpSyncStatus {
 			c.acked.Add(1)
 			c.next()
 		}
