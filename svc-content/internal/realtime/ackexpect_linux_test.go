@@ -1,10 +1,8 @@
 package realtime
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -88,29 +86,12 @@ func (c *saturatingClient) next() {
 // run reads what the server sends (relays, acknowledgements), answering
 // each acknowledgement with the next update.
 func (c *saturatingClient) run() {
-	r := bufio.NewReader(c.conn)
-	var hdr [2]byte
-	var buf [256]byte
-	for {
-		if _, err := io.ReadFull(r, hdr[:]); err != nil {
-			return
-		}
-		n := int(hdr[1] & 0x7f)
-		if n >= 126 {
-			return
-		}
-		if _, err := io.ReadFull(r, buf[:n]); err != nil {
-			return
-		}
-		m, err := readHPMessage(buf[:n])
-		if err != nil {
-			return
-		}
-		if m.typ == hpSyncStatus {
+	readHPFrames(c.conn, func(typ uint64) {
+		if typ == hpSyncStatus {
 			c.acked.Add(1)
 			c.next()
 		}
-	}
+	})
 }
 
 // TestRelaysToASenderThatStopsGoWithinTheBound: a relay to a
