@@ -82,9 +82,9 @@ func settleAcks(pending []pendingUpdate) {
 
 // ridesWithAck reports whether c's held messages wait for the
 // acknowledgement c awaits, which a commit release writes with them, or
-// for the update of a back-to-back sender (ackexpect.go) (c.mu held).
-// Past maxRideBytes, or once c has awaited an
-// acknowledgement for maxRideWait, they go as before: a store that
+// for the next update of a back-to-back sender (ackexpect.go) (c.mu
+// held). Past maxRideBytes, or once c has awaited an acknowledgement
+// for maxRideWait, they go as before: a store that
 // stalls must neither let a socket's queue grow towards SendQueueBytes
 // (which disconnects) nor keep other editors' changes from a member for
 // longer than a commit takes (the next relay is then listed with the

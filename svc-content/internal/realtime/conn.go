@@ -39,6 +39,10 @@ type conn struct {
 	// acksDueFrom is when acksDue last rose from 0 (monotonic
 	// nanoseconds): how long this socket has awaited acknowledgements.
 	acksDueFrom int64
+	closing     bool // no more sends; the close frame follows the queue
+	code        int
+	reason      string
+
 	// ackedAt is when acksDue last fell to 0 (monotonic nanoseconds; 0:
 	// never) and ackWait how long it had been above; backToBack: the
 	// update awaited (or last acknowledged) came within ackWait after
@@ -47,9 +51,6 @@ type conn struct {
 	ackedAt, ackWait, expectUntil int64
 	backToBack                    bool
 	expectTimer                   *time.Timer
-	closing                       bool // no more sends; the close frame follows the queue
-	code                          int
-	reason                        string
 
 	rd reading
 
