@@ -27,21 +27,48 @@ func (m *member) awaitAck() {
 	}
 	m.c.mu.Lock()
 	if m.c.acksDue == 0 {
-		m.c.acksDueFrom = nanotime()
+		m.c.noteAcksDue(nanotime())
 	}
 	m.c.acksDue++
 	m.c.mu.Unlock()
 }
 
-// ackSettled ends the wait awaitAck noted (the acknowledgement is
-// queued, or will never come) and writes what was held with it, as every
-// commit release does for its senders.
+// ackSettled ends the wait awaitAck noted (the acknowledgement will
+// never come) and writes what was held meanwhile.
 func (m *member) ackSettled() {
+	m.c.mu.Lock()
+	m.endAckWaitLocked()
+	m.c.flushHeldLocked()
+}
+
+// queueAck queues the acknowledgement of m's stored update, to be
+// written with what was held for it by flushHeld. The wait ends before
+// the acknowledgement is queued: the client's next update may come right
+// behind it, and must find the wait over.
+func (m *member) queueAck() {
+	ack := m.framer.syncStatus(true)
+	m.c.mu.Lock()
+	m.endAckWaitLocked()
+	m.c.mu.Unlock()
+	m.hold(ack)
+}
+
+// endAckWaitLocked ends a wait awaitAck noted (m.c.mu held).
+func (m *member) endAckWaitLocked() {
 	c := m.c
-	c.mu.Lock()
-	if m.acks() {
-		c.acksDue--
+	if !m.acks() {
+		return
 	}
+	c.acksDue--
+	if c.acksDue == 0 {
+		c.noteAcked(nanotime())
+	}
+}
+
+// flushHeld writes what c holds (the acknowledgements queueAck queued,
+// the relays held with them).
+func (c *conn) flushHeld() {
+	c.mu.Lock()
 	c.flushHeldLocked()
 }
 
@@ -54,15 +81,22 @@ func settleAcks(pending []pendingUpdate) {
 }
 
 // ridesWithAck reports whether c's held messages wait for the
-// acknowledgement c awaits, which a commit release writes with them
-// (c.mu held). Past maxRideBytes, or once c has awaited an
-// acknowledgement for maxRideWait, they go as before: a store that
+// acknowledgement c awaits, which a commit release writes with them, or
+// for the next update of a back-to-back sender (ackexpect.go) (c.mu
+// held). Past maxRideBytes, or once c has awaited an acknowledgement
+// for maxRideWait, they go as before: a store that
 // stalls must neither let a socket's queue grow towards SendQueueBytes
 // (which disconnects) nor keep other editors' changes from a member for
 // longer than a commit takes (the next relay is then listed with the
 // flusher, which writes the whole queue).
 func (c *conn) ridesWithAck() bool {
-	return c.acksDue > 0 && c.queued < maxRideBytes && nanotime()-c.acksDueFrom < int64(maxRideWait)
+	switch {
+	case c.queued >= maxRideBytes:
+		return false
+	case c.acksDue > 0:
+		return nanotime()-c.acksDueFrom < int64(maxRideWait)
+	}
+	return c.expectUntil != 0 && nanotime() < c.expectUntil
 }
 
 // maxRideWait bounds how long held relays wait for an acknowledgement:

@@ -252,13 +252,13 @@ func (r *room) release(rb roomBatch) (publication, bool) {
 	r.mu.Unlock()
 	authors := make([]Author, 0, len(rb.pending))
 	for _, pu := range rb.pending {
-		pu.from.hold(pu.from.framer.syncStatus(true))
+		pu.from.queueAck()
 		authors = append(authors, pu.from.author)
 	}
 	// Each sender's acknowledgements go out at once, together with the
 	// relays held for it meanwhile (one write).
 	for _, pu := range rb.pending {
-		pu.from.ackSettled()
+		pu.from.c.flushHeld()
 	}
 	r.hub.edited(r.key, authors)
 	return p, true

@@ -43,6 +43,15 @@ type conn struct {
 	code        int
 	reason      string
 
+	// ackedAt is when acksDue last fell to 0 (monotonic nanoseconds; 0:
+	// never) and ackWait how long it had been above; backToBack: the
+	// update awaited (or last acknowledged) came within ackWait after
+	// ackedAt; expectUntil: until when relays held for c wait for its
+	// next update, which expectTimer ends (0: no wait; see ackexpect.go).
+	ackedAt, ackWait, expectUntil int64
+	backToBack                    bool
+	expectTimer                   *time.Timer
+
 	rd reading
 
 	pongSeen atomic.Bool // a pong (or any message) since the last ping
@@ -76,7 +85,7 @@ func (c *conn) enqueue(b []byte, held bool) {
 		return
 	}
 	// Held messages go first: a direct write must not pass them.
-	if !c.writing && len(c.queue) == 0 && c.raw != nil && len(b) < batchFlushAt && c.quiet() {
+	if !c.writing && len(c.queue) == 0 && c.raw != nil && len(b) < batchFlushAt && !(held && c.waitsForAck()) && c.quiet() {
 		c.writing = true // this goroutine writes now
 		c.mu.Unlock()
 		c.sendNow(b)

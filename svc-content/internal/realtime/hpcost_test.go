@@ -96,6 +96,19 @@ func hpFramesOf(t *testing.T, name string, frames [][]byte) [][]byte {
 // countHPFrames counts the sync updates (relays) and the sync statuses
 // (acknowledgements) the server sends on c.
 func countHPFrames(c net.Conn, relays, acks *atomic.Int64) {
+	readHPFrames(c, func(typ uint64) {
+		switch {
+		case typ == hpSync && relays != nil:
+			relays.Add(1)
+		case typ == hpSyncStatus && acks != nil:
+			acks.Add(1)
+		}
+	})
+}
+
+// readHPFrames calls seen with the type of each Hocuspocus message the
+// server sends on c (frames of at most 125 bytes) until c ends.
+func readHPFrames(c net.Conn, seen func(typ uint64)) {
 	r := bufio.NewReader(c)
 	var hdr [2]byte
 	var buf [256]byte
@@ -114,11 +127,6 @@ func countHPFrames(c net.Conn, relays, acks *atomic.Int64) {
 		if err != nil {
 			return
 		}
-		switch {
-		case m.typ == hpSync && relays != nil:
-			relays.Add(1)
-		case m.typ == hpSyncStatus && acks != nil:
-			acks.Add(1)
-		}
+		seen(m.typ)
 	}
 }
