@@ -40,8 +40,8 @@ func newMonitor(tp trace.TracerProvider) *event.CommandMonitor {
 // The statement is the command and its collection ("find users"), the
 // same shape as the Redis spans' command and key pattern. A span the
 // sampler dropped records nothing and ends as a no-op: it gets no
-// attributes and is not kept (every command of an unsampled request, or
-// of a replica that exports no traces, paid for both).
+// attributes and is not kept (every command of an unsampled request paid
+// for both; a replica that exports no traces has no monitor, see Connect).
 func (m *monitor) started(ctx context.Context, e *event.CommandStartedEvent) {
 	_, span := m.tracer.Start(ctx, "mongodb."+e.CommandName, trace.WithSpanKind(trace.SpanKindClient))
 	if !span.IsRecording() {

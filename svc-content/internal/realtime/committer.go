@@ -114,6 +114,14 @@ type roomBatch struct {
 	update  []byte // the pending updates merged
 }
 
+// fail fails the batch's room: its sessions are closed, and the updates
+// taken for this batch (no longer the room's pending ones, which
+// room.fail settles) will never be acknowledged.
+func (rb roomBatch) fail(err error) {
+	rb.room.fail(err)
+	settleAcks(rb.pending)
+}
+
 // commitQueued stores the rooms queued now and hands them to release;
 // false when none was.
 func (c *committer) commitQueued(stored chan<- storedBatch) bool {
@@ -136,8 +144,7 @@ func (c *committer) commitQueued(stored chan<- storedBatch) bool {
 		}
 		update, err := mergePending(rb.pending)
 		if err != nil {
-			r.fail(err)
-			settleAcks(rb.pending)
+			rb.fail(err)
 			continue
 		}
 		rb.update = update
@@ -162,8 +169,7 @@ func (c *committer) release(sb storedBatch) {
 	published := make([]publication, 0, len(batch))
 	for i, rb := range batch {
 		if err := errAt(errs, i); err != nil {
-			rb.room.fail(fmt.Errorf("store update: %w", err))
-			settleAcks(rb.pending)
+			rb.fail(fmt.Errorf("store update: %w", err))
 			continue
 		}
 		if p, ok := rb.room.release(rb); ok {
