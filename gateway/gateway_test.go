@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -220,20 +219,15 @@ func TestServiceNotDeployedIsUnavailable(t *testing.T) {
 }
 
 func TestDeadUpstreamIsUnavailable(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String()
-	_ = ln.Close()
+	dead := refusedURL(t)
 	e := newEnv(t, func(c *Config) { c.ContentURL = dead })
 	resp, raw := e.post("/v2/crdt/get", `{"data":{}}`, creds...)
 	wantError(t, resp, raw, api.Unavailable)
 }
 
 func TestWorkspaceServiceDownIsUnavailable(t *testing.T) {
-	e := newEnv(t, nil)
-	e.workspace.srv.Close()
+	dead := refusedURL(t) // closing the fake would free its port for another test
+	e := newEnv(t, func(c *Config) { c.WorkspaceURL = dead })
 	resp, raw := e.post("/v2/users/get", `{"data":{}}`, creds...)
 	wantError(t, resp, raw, api.Unavailable)
 }
