@@ -244,17 +244,26 @@ func (p *poller) loop() {
 
 // resolve finds the tunnel of each event (one lock for the batch) and
 // closes those other goroutines asked to close; true when the loop is
-// to stop.
+// to stop. The wake pipe is emptied before the requests are taken: a
+// request queued after the drain writes a byte that wakes the loop again,
+// where draining after taking them could swallow that byte and leave the
+// request waiting for an event that never comes (a tunnel never closed,
+// a shutdown that never ends).
 func (p *poller) resolve(events []syscall.EpollEvent, targets []*polledTunnel) (stop bool) {
 	woken := false
+	for _, ev := range events {
+		if ev.Fd == 0 && ev.Pad == 0 {
+			woken = true
+		}
+	}
+	if woken {
+		drain(p.wake[0])
+	}
 	p.mu.Lock()
 	for i, ev := range events {
-		key := uint64(uint32(ev.Pad))<<32 | uint64(uint32(ev.Fd))
-		if key == 0 {
-			woken = true
-			continue
+		if key := uint64(uint32(ev.Pad))<<32 | uint64(uint32(ev.Fd)); key != 0 {
+			targets[i] = p.lookup(key)
 		}
-		targets[i] = p.lookup(key)
 	}
 	if !woken {
 		p.mu.Unlock()
@@ -263,7 +272,6 @@ func (p *poller) resolve(events []syscall.EpollEvent, targets []*polledTunnel) (
 	closing, stopped := p.closing, p.stopped
 	p.closing = nil
 	p.mu.Unlock()
-	drain(p.wake[0])
 	for _, pt := range closing {
 		p.closeTunnel(pt)
 	}

@@ -150,3 +150,37 @@ func TestPollerSlotGenerations(t *testing.T) {
 		}
 	}
 }
+
+// Closes asked from many goroutines while the loop is busy closing others
+// all happen: a close queued between the loop taking the queue and
+// emptying its wake pipe once lost its wake-up, and the tunnel stayed
+// open until some later event (a shutdown waited for ever).
+func TestPollerClosesEveryTunnelAskedWhileBusy(t *testing.T) {
+	const rounds, n = 100, 16
+	for round := range rounds {
+		reg := newTunnels(n)
+		ends := make([]net.Conn, 0, 2*n)
+		for range n {
+			client, service := polledTunnelEnds(t, reg)
+			ends = append(ends, client, service)
+		}
+		open := make([]*tunnel, 0, n)
+		reg.mu.Lock()
+		for tn := range reg.open {
+			open = append(open, tn)
+		}
+		reg.mu.Unlock()
+		for _, tn := range open {
+			go tn.closeBoth()
+		}
+		for deadline := time.Now().Add(5 * time.Second); reg.active.Load() != 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: %d of %d tunnels still open 5 s after their close was asked", round, reg.active.Load(), n)
+			}
+		}
+		reg.close()
+		for _, c := range ends {
+			_ = c.Close()
+		}
+	}
+}
