@@ -104,25 +104,37 @@ func TestWebhooksReachLocalReceiver(t *testing.T) {
 
 // checkDashboardMetrics checks that every metric the Grafana dashboard
 // queries is served: webhook and lag metrics by svc-workspace (which just
-// delivered), request metrics by the gateway.
+// delivered), request metrics by the gateway. The receiver counts an
+// event before it answers, and svc-workspace records the delivery after
+// the answer: the metrics are scraped again until they show it (or 10 s).
 func checkDashboardMetrics(t *testing.T, sys *system.System) {
 	t.Helper()
 	dash, err := os.ReadFile("../grafana/opencollab-dashboard.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	served := scrape(t, sys.ServiceURLs["workspace"]+"/metrics") + scrape(t, sys.MetricsURL+"/metrics")
 	names := regexp.MustCompile(`[a-z_]+_(?:bucket|count|total)\b`).FindAllString(string(dash), -1)
 	if len(names) < 4 {
 		t.Fatalf("dashboard queries %v: too few metrics found", names)
 	}
-	for _, n := range names {
-		if !strings.Contains(served, "\n"+n+"{") {
-			t.Errorf("the dashboard queries %s, which no /metrics serves", n)
+	var missing []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		served := scrape(t, sys.ServiceURLs["workspace"]+"/metrics") + scrape(t, sys.MetricsURL+"/metrics")
+		missing = missing[:0]
+		for _, n := range names {
+			if !strings.Contains(served, "\n"+n+"{") {
+				missing = append(missing, "the dashboard queries "+n+", which no /metrics serves")
+			}
+		}
+		if !strings.Contains(served, `outcome="succeeded"`) || !strings.Contains(served, `service_name="gateway"`) {
+			missing = append(missing, "no succeeded webhook delivery or gateway series in the metrics")
+		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			break
 		}
 	}
-	if !strings.Contains(served, `outcome="succeeded"`) || !strings.Contains(served, `service_name="gateway"`) {
-		t.Error("no succeeded webhook delivery or gateway series in the metrics")
+	for _, m := range missing {
+		t.Error(m)
 	}
 }
 
