@@ -245,6 +245,12 @@ func report(o options, rs []result) {
 			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable, %d connections lost)\n", r.name, r.connectErrs, r.badRecv, r.lost)
 		}
 	}
+	if lines := goalLines(rs); lines != nil {
+		fmt.Println()
+		for _, l := range lines {
+			fmt.Println(l)
+		}
+	}
 }
 
 func repoRoot() (string, error) {

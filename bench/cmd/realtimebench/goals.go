@@ -1,0 +1,42 @@
+package main
+
+import "fmt"
+
+// The goals for ours against Hocuspocus at equal load: memory per
+// connection at most half of its, delivery p99 at most its, sustained
+// (saturated) updates/s at least twice its.
+const (
+	goalMemory    = 0.5
+	goalP99       = 1.0
+	goalSustained = 2.0
+)
+
+// goalLines compares ours (the first result) with Hocuspocus (the second)
+// and says of each goal whether this run met it; none when the run did not
+// measure both.
+func goalLines(rs []result) []string {
+	if len(rs) != 2 {
+		return nil
+	}
+	ours, hp := rs[0], rs[1]
+	verdict := func(met bool) string {
+		if met {
+			return "met"
+		}
+		return "MISSED"
+	}
+	ratio := func(a, b float64) float64 {
+		if b == 0 {
+			return 0
+		}
+		return a / b
+	}
+	mem := ratio(ours.memPerConn, hp.memPerConn)
+	p99 := ratio(float64(ours.p99), float64(hp.p99))
+	rate := ratio(ours.sustained, hp.sustained)
+	return []string{
+		fmt.Sprintf("memory per connection %.2f× Hocuspocus's (goal ≤ %.1f: %s)", mem, goalMemory, verdict(hp.memPerConn > 0 && mem <= goalMemory)),
+		fmt.Sprintf("delivery p99 %.2f× Hocuspocus's (goal ≤ %.1f: %s)", p99, goalP99, verdict(hp.p99 > 0 && p99 <= goalP99)),
+		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s)", rate, goalSustained, verdict(hp.sustained > 0 && rate >= goalSustained)),
+	}
+}
