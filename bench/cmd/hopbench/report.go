@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opencollab/backend/deploy/local/benchkit"
 )
 
 // Goals of the gateway hop (issue 13).
@@ -115,29 +117,23 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 
 // goals prints each goal of the gateway against this run's figures.
 func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*latency) {
-	check := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "MISSED"
-	}
 	for _, conc := range o.concs {
 		d, g, n := tp[key{"direct", conc}], tp[key{"gateway", conc}], tp[key{"nginx", conc}]
 		if d == nil || g == nil {
 			continue
 		}
 		r := g.rps() / d.rps()
-		fmt.Fprintf(w, "c=%d: gateway throughput %.2f× direct (goal ≥ %.2f: %s)", conc, r, goalThroughput, check(r >= goalThroughput))
+		fmt.Fprintf(w, "c=%d: gateway throughput %.2f× direct (goal ≥ %.2f: %s)", conc, r, goalThroughput, benchkit.Verdict(r >= goalThroughput))
 		if n != nil {
 			c := perRequest(g.proxyCPU, g) / perRequest(n.proxyCPU, n)
-			fmt.Fprintf(w, "; gateway CPU %.2f× nginx's (goal ≤ %.2f: %s)", c, goalProxyCPU, check(c <= goalProxyCPU))
+			fmt.Fprintf(w, "; gateway CPU %.2f× nginx's (goal ≤ %.2f: %s)", c, goalProxyCPU, benchkit.Verdict(c <= goalProxyCPU))
 		}
 		u := perRequest(g.upstreamCPU, g) / perRequest(d.upstreamCPU, d)
-		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s)\n", u, goalUpstream, check(u <= goalUpstream))
+		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s)\n", u, goalUpstream, benchkit.Verdict(u <= goalUpstream))
 	}
 	if d, g := lat["direct"], lat["gateway"]; d != nil && g != nil {
 		added := g.added(d, 0.99)
-		fmt.Fprintf(w, "gateway adds %s at p99 at %d req/s (goal ≤ %s: %s)\n", us(added), o.rate, us(goalAddedP99), check(added <= goalAddedP99))
+		fmt.Fprintf(w, "gateway adds %s at p99 at %d req/s (goal ≤ %s: %s)\n", us(added), o.rate, us(goalAddedP99), benchkit.Verdict(added <= goalAddedP99))
 	}
 }
 

@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/opencollab/backend/deploy/local/benchkit"
+)
 
 // The goals for ours against Hocuspocus at equal load: memory per
 // connection at most half of its, delivery p99 at most its, sustained
@@ -19,12 +23,6 @@ func goalLines(rs []result) []string {
 		return nil
 	}
 	ours, hp := rs[0], rs[1]
-	verdict := func(met bool) string {
-		if met {
-			return "met"
-		}
-		return "MISSED"
-	}
 	ratio := func(a, b float64) float64 {
 		if b == 0 {
 			return 0
@@ -35,8 +33,8 @@ func goalLines(rs []result) []string {
 	p99 := ratio(float64(ours.p99), float64(hp.p99))
 	rate := ratio(ours.sustained, hp.sustained)
 	return []string{
-		fmt.Sprintf("memory per connection %.2f× Hocuspocus's (goal ≤ %.1f: %s)", mem, goalMemory, verdict(hp.memPerConn > 0 && mem <= goalMemory)),
-		fmt.Sprintf("delivery p99 %.2f× Hocuspocus's (goal ≤ %.1f: %s)", p99, goalP99, verdict(hp.p99 > 0 && p99 <= goalP99)),
-		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s)", rate, goalSustained, verdict(hp.sustained > 0 && rate >= goalSustained)),
+		fmt.Sprintf("memory per connection %.2f× Hocuspocus's (goal ≤ %.1f: %s)", mem, goalMemory, benchkit.Verdict(hp.memPerConn > 0 && mem <= goalMemory)),
+		fmt.Sprintf("delivery p99 %.2f× Hocuspocus's (goal ≤ %.1f: %s)", p99, goalP99, benchkit.Verdict(hp.p99 > 0 && p99 <= goalP99)),
+		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s)", rate, goalSustained, benchkit.Verdict(hp.sustained > 0 && rate >= goalSustained)),
 	}
 }

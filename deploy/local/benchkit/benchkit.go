@@ -20,6 +20,15 @@ func Progress(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
+// Verdict is how a benchmark's goal line says whether this run met the
+// goal: "met" or "MISSED", capitals so a miss stands out in a table.
+func Verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "MISSED"
+}
+
 // LoadAverage is the 1, 5 and 15 minute load average, as uptime shows it:
 // the machine is shared, so the figures mean little without it.
 func LoadAverage() string {
