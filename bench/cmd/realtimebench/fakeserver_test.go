@@ -96,14 +96,25 @@ func (f *fakeHocuspocus) serve(c *fakeConn) {
 // fake server: every update sent in the steady phase must be counted as
 // delivered to each other client of its document exactly once, with a
 // latency no shorter than the server's relay delay; every acknowledgement
-// of the saturation phase counted.
+// of the two saturation rounds counted.
 func TestMeasureAgainstFakeServer(t *testing.T) {
 	const delay = 30 * time.Millisecond
 	f, s := startFake(t, delay)
-	o := options{clients: 12, docs: 3, rate: 10, steady: time.Second, sat: 500 * time.Millisecond}
-	res, err := measure(o, s, "token", "fake")
+	o := options{clients: 12, docs: 3, rate: 10, steady: time.Second, sat: 500 * time.Millisecond, rounds: 2}
+	ss, err := open(o, s, "token", "fake")
 	if err != nil {
 		t.Fatal(err)
+	}
+	defer ss.close()
+	saturationRounds(o, []*session{ss})
+	res := ss.res
+	if len(res.rounds) != o.rounds {
+		t.Errorf("%d saturation rounds recorded, want %d", len(res.rounds), o.rounds)
+	}
+	for i, r := range res.rounds {
+		if r <= 0 {
+			t.Errorf("round %d: %.0f updates/s", i+1, r)
+		}
 	}
 	perDoc := o.clients / o.docs
 	if want := o.clients * 10; res.sent != want {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/opencollab/backend/deploy/local/benchkit"
 )
@@ -32,9 +33,17 @@ func goalLines(rs []result) []string {
 	mem := ratio(ours.memPerConn, hp.memPerConn)
 	p99 := ratio(float64(ours.p99), float64(hp.p99))
 	rate := ratio(ours.sustained, hp.sustained)
+	var each []string
+	for i := range min(len(ours.rounds), len(hp.rounds)) {
+		each = append(each, fmt.Sprintf("%.2f", ratio(ours.rounds[i], hp.rounds[i])))
+	}
+	perRound := ""
+	if len(each) > 1 {
+		perRound = "; round by round " + strings.Join(each, " / ")
+	}
 	return []string{
 		fmt.Sprintf("memory per connection %.2f× Hocuspocus's (goal ≤ %.1f: %s)", mem, goalMemory, benchkit.Verdict(hp.memPerConn > 0 && mem <= goalMemory)),
 		fmt.Sprintf("delivery p99 %.2f× Hocuspocus's (goal ≤ %.1f: %s)", p99, goalP99, benchkit.Verdict(hp.p99 > 0 && p99 <= goalP99)),
-		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s)", rate, goalSustained, benchkit.Verdict(hp.sustained > 0 && rate >= goalSustained)),
+		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s%s)", rate, goalSustained, benchkit.Verdict(hp.sustained > 0 && rate >= goalSustained), perRound),
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -29,10 +30,31 @@ func TestGoalLinesSayWhichGoalsARunMet(t *testing.T) {
 			}
 		}
 	}
+	rounds := met
+	rounds.rounds = []float64{30000, 19000}
+	hpRounds := hp
+	hpRounds.rounds = []float64{10000, 10000}
+	if lines := goalLines([]result{rounds, hpRounds}); !strings.HasSuffix(lines[2], "met; round by round 3.00 / 1.90)") {
+		t.Errorf("two rounds: %q, want the whole run's verdict and each round's ratio", lines[2])
+	}
 	if lines := goalLines([]result{met}); lines != nil {
 		t.Errorf("one server measured: %q, want no goal lines", lines)
 	}
 	if lines := goalLines([]result{met, {}}); !strings.HasSuffix(lines[2], "MISSED)") {
 		t.Errorf("Hocuspocus measured nothing: %q, want the goal missed, not met by a zero", lines[2])
+	}
+}
+
+// The servers take turns: in order in the first round, reversed in the
+// next, so a machine growing faster or slower over the run favours
+// neither.
+func TestSaturationRoundsAlternateTheServers(t *testing.T) {
+	t.Parallel()
+	got := fmt.Sprint(roundOrder(3, 2))
+	if want := "[[0 1] [1 0] [0 1]]"; got != want {
+		t.Errorf("order of 3 rounds of 2 servers %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(roundOrder(0, 1)), "[[0]]"; got != want {
+		t.Errorf("rounds 0: %s, want %s (at least one)", got, want)
 	}
 }

@@ -32,6 +32,7 @@ type options struct {
 	clients, docs int
 	rate          float64
 	steady, sat   time.Duration
+	rounds        int // saturation phases per server, alternated
 	only          string
 	cpuProfile    string
 	loops         int
@@ -47,6 +48,7 @@ type result struct {
 	steadyCPU, satCPU    phaseCPU
 	sustained            float64 // acknowledged updates/s when saturated
 	satAcked             int64
+	rounds               []float64 // acknowledged updates/s of each saturation phase
 	connectErrs, badRecv int64
 	lost                 int64 // connections that ended during the phases
 }
@@ -57,7 +59,8 @@ func main() {
 	flag.IntVar(&o.docs, "docs", 100, "documents the clients spread over")
 	flag.Float64Var(&o.rate, "rate", 1, "updates per client per second in the steady phase")
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
-	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase")
+	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase (each round)")
+	flag.IntVar(&o.rounds, "rounds", 3, "saturation phases per server, the servers alternating")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
 	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")
@@ -75,7 +78,15 @@ func realMain(o options) error {
 	if err != nil {
 		return err
 	}
-	var results []result
+	// Both servers stay up until the end: their saturation rounds
+	// alternate (rounds.go). Each is alone for its connections and steady
+	// phase, but for the other's idle process.
+	var sessions []*session
+	defer func() {
+		for _, ss := range sessions {
+			ss.close()
+		}
+	}()
 	if o.only != "hocuspocus" {
 		dir, err := os.MkdirTemp("", "realtimebench")
 		if err != nil {
@@ -86,43 +97,62 @@ func realMain(o options) error {
 		if err != nil {
 			return err
 		}
-		r, err := measure(o, s, token, "ours")
-		s.stop()
+		ss, err := open(o, s, token, "ours")
 		if err != nil {
 			return err
 		}
-		results = append(results, r)
+		sessions = append(sessions, ss)
 	}
 	if o.only != "ours" {
 		s, err := startHocuspocus(repo)
 		if err != nil {
 			return err
 		}
-		r, err := measure(o, s, "any", "hocuspocus")
-		s.stop()
+		ss, err := open(o, s, "any", "hocuspocus")
 		if err != nil {
 			return err
 		}
-		results = append(results, r)
+		sessions = append(sessions, ss)
+	}
+	saturationRounds(o, sessions)
+	results := make([]result, len(sessions))
+	for i, ss := range sessions {
+		results[i] = ss.res
 	}
 	report(o, results)
 	return nil
 }
 
-func measure(o options, s *server, token, key string) (result, error) {
-	res := result{name: s.name}
+// session is one server with its clients connected, from its steady
+// phase to the end of the run.
+type session struct {
+	s       *server
+	key     string // ours or hocuspocus: names its profiles
+	run     *run
+	clients []*client
+	res     result
+}
+
+// open connects the clients to s (memory per connection) and runs the
+// steady phase (delivery latency, CPU).
+func open(o options, s *server, token, key string) (*session, error) {
+	ss := &session{s: s, key: key, res: result{name: s.name}}
+	res := &ss.res
 	time.Sleep(2 * time.Second)
 	base := s.rss()
 	s.snapshot(o.profile, "idle")
 	run, err := newRun(o.clients, max(o.loops, 1))
 	if err != nil {
-		return res, err
+		s.stop()
+		return nil, err
 	}
-	clients, err := connect(o, s, run, token, &res)
-	defer run.stop()
+	ss.run = run
+	clients, err := connect(o, s, run, token, res)
 	if err != nil {
-		return res, err
+		ss.close()
+		return nil, err
 	}
+	ss.clients = clients
 	time.Sleep(2 * time.Second)
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
 	s.snapshot(o.profile, "connected")
@@ -145,7 +175,8 @@ func measure(o options, s *server, token, key string) (result, error) {
 	stopServerProfile()
 	if traced != nil {
 		if err := <-traced; err != nil {
-			return res, err
+			ss.close()
+			return nil, err
 		}
 	}
 	time.Sleep(time.Second) // let the last deliveries land
@@ -159,17 +190,13 @@ func measure(o options, s *server, token, key string) (result, error) {
 	res.delivered = len(lat)
 	res.p50, res.p99 = percentile(lat, 0.50), percentile(lat, 0.99)
 	res.badRecv = run.errors.Load()
+	return ss, nil
+}
 
-	stopProfile = startProfile(o.cpuProfile, key+"-saturated")
-	stopServerProfile = s.profile(o.profile, "saturation", o.sat)
-	cpu = startCPU(s)
-	res.satAcked = saturate(o, clients, run)
-	res.satCPU = cpu.stop()
-	stopServerProfile()
-	stopProfile()
-	res.sustained = float64(res.satAcked) / res.satCPU.wall.Seconds()
-	res.lost = run.lost.Load()
-	return res, nil
+// close ends the clients and stops the server.
+func (ss *session) close() {
+	ss.run.stop()
+	ss.s.stop()
 }
 
 func connect(o options, s *server, run *run, token string, res *result) ([]*client, error) {
@@ -224,7 +251,7 @@ func percentile(d []time.Duration, p float64) time.Duration {
 }
 
 func report(o options, rs []result) {
-	fmt.Printf("\n%d clients over %d documents, steady %.2g updates/s per client for %s, saturation %s\n\n", o.clients, o.docs, o.rate, o.steady, o.sat)
+	fmt.Printf("\n%d clients over %d documents, steady %.2g updates/s per client for %s, saturation %d × %s per server (alternating)\n\n", o.clients, o.docs, o.rate, o.steady, max(o.rounds, 1), o.sat)
 	fmt.Println("| server | memory/connection | delivery p50 | p99 | updates sent | deliveries | CPU/update | CPU (cores) | sustained updates/s | saturated: server cores | client cores | client CPU/update |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
@@ -241,6 +268,7 @@ func report(o options, rs []result) {
 		fmt.Printf("%s: clients' CPU steady %.2f cores, %s per update sent; saturated %.2f cores; in the kernel %.0f%% and %.0f%%\n", r.name,
 			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond), sat.cores(sat.client),
 			100*st.clientSys.Seconds()/max(st.client.Seconds(), 1e-9), 100*sat.clientSys.Seconds()/max(sat.client.Seconds(), 1e-9))
+		fmt.Printf("%s: saturation rounds %s updates/s\n", r.name, roundRates(r.rounds))
 		if r.connectErrs > 0 || r.badRecv > 0 || r.lost > 0 {
 			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable, %d connections lost)\n", r.name, r.connectErrs, r.badRecv, r.lost)
 		}
