@@ -11,8 +11,10 @@ type CRDTConfig struct {
 	// MaxDocumentBytes bounds an editor's stored Yjs data (state plus
 	// log); a write past it is INVALID_ARGUMENT.
 	MaxDocumentBytes int64 `env:"CRDT_MAX_DOCUMENT_BYTES, default=10485760"`
-	// CompactEntries and CompactBytes: a log this long is merged into the
-	// editor's state in the background.
+	// CompactEntries and CompactBytes: a log of CompactBytes, or of
+	// CompactEntries updates once it is as large as the editor's state
+	// (or of four times CompactEntries), is merged into the state in the
+	// background.
 	CompactEntries int   `env:"CRDT_COMPACT_ENTRIES, default=64"`
 	CompactBytes   int64 `env:"CRDT_COMPACT_BYTES, default=1048576"`
 }

@@ -160,7 +160,8 @@ const maxStateDocBytes = 15 << 20
 
 // compactIfLong compacts in the background when a read found a long log.
 func (s *Service) compactIfLong(ws string, c current) {
-	if len(c.log) >= s.settings.CompactEntries || c.size()-int64(len(c.state.Update)) >= s.settings.CompactBytes {
+	state := int64(len(c.state.Update))
+	if s.settings.wantsCompaction(len(c.log), c.size()-state, state) {
 		s.compactLater(ws, c.state.Editor)
 	}
 }

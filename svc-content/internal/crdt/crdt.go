@@ -164,11 +164,39 @@ type Publisher interface {
 type Settings struct {
 	// MaxDocumentBytes bounds an editor's stored state plus its log.
 	MaxDocumentBytes int64
-	// CompactEntries and CompactBytes: a log this long is merged into
-	// the state.
+	// CompactEntries and CompactBytes: when a log this long is merged
+	// into the state (see wantsCompaction).
 	CompactEntries int
 	CompactBytes   int64
 }
+
+// wantsCompaction reports whether a log of entries updates and logBytes
+// bytes after a state of stateBytes is due to be merged into a new state:
+// at CompactBytes, or at CompactEntries once the log holds at least
+// 1/compactStateShare of the state's bytes, or at compactEntriesCap
+// times CompactEntries whatever its size. A compaction rewrites the
+// whole state, so one every CompactEntries updates cost a large document
+// its size per few small edits (a 1 MiB document rewritten per 64
+// keystrokes); waiting for the log to reach a share of the state bounds
+// what is rewritten per byte appended (at most 1+compactStateShare),
+// and the cap bounds the entries a read of the document probes.
+func (s Settings) wantsCompaction(entries int, logBytes, stateBytes int64) bool {
+	switch {
+	case logBytes >= s.CompactBytes:
+		return true
+	case entries < s.CompactEntries:
+		return false
+	}
+	return logBytes*compactStateShare >= stateBytes || entries >= compactEntriesCap*s.CompactEntries
+}
+
+// The share of a state that its log must reach before it is compacted,
+// and the cap on its entries in multiples of CompactEntries
+// (wantsCompaction).
+const (
+	compactStateShare = 1
+	compactEntriesCap = 4
+)
 
 // Defaults of Settings.
 const (

@@ -54,7 +54,7 @@ func (c *editorCache) appended(k WorkspaceEditor, n int64, s Settings) bool {
 	e.size += n
 	e.logged++
 	e.loggedBytes += n
-	return e.logged >= s.CompactEntries || e.loggedBytes >= s.CompactBytes
+	return s.wantsCompaction(e.logged, e.loggedBytes, e.size-e.loggedBytes)
 }
 
 // compacted records a stored state of size bytes.
