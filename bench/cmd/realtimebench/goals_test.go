@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +58,27 @@ func TestSaturationRoundsAlternateTheServers(t *testing.T) {
 	}
 	if got, want := fmt.Sprint(roundOrder(0, 1)), "[[0]]"; got != want {
 		t.Errorf("rounds 0: %s, want %s (at least one)", got, want)
+	}
+}
+
+// The CPU a waiting server uses while another saturates is counted to
+// the waiting one (this test process stands in for it), never to the
+// one saturating.
+func TestIdleMeterCountsTheWaitingServer(t *testing.T) {
+	self, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := &session{s: &server{cmd: &exec.Cmd{Process: self}}}
+	busy := &session{s: &server{}}
+	m := startIdle([]*session{busy, waiting}, 0)
+	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); {
+	}
+	m.stop()
+	if waiting.res.idleCPU < 50*time.Millisecond {
+		t.Errorf("waiting server used %s while spinning 100 ms, want it counted", waiting.res.idleCPU)
+	}
+	if busy.res.idleCPU != 0 {
+		t.Errorf("saturating server counted %s as idle CPU, want 0", busy.res.idleCPU)
 	}
 }

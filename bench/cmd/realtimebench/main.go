@@ -48,7 +48,8 @@ type result struct {
 	steadyCPU, satCPU    phaseCPU
 	sustained            float64 // acknowledged updates/s when saturated
 	satAcked             int64
-	rounds               []float64 // acknowledged updates/s of each saturation phase
+	rounds               []float64     // acknowledged updates/s of each saturation phase
+	idleCPU              time.Duration // its server's CPU during the other server's saturation phases
 	connectErrs, badRecv int64
 	lost                 int64 // connections that ended during the phases
 }
@@ -268,7 +269,11 @@ func report(o options, rs []result) {
 		fmt.Printf("%s: clients' CPU steady %.2f cores, %s per update sent; saturated %.2f cores; in the kernel %.0f%% and %.0f%%\n", r.name,
 			st.cores(st.client), per(st.client, float64(r.sent)).Round(100*time.Nanosecond), sat.cores(sat.client),
 			100*st.clientSys.Seconds()/max(st.client.Seconds(), 1e-9), 100*sat.clientSys.Seconds()/max(sat.client.Seconds(), 1e-9))
-		fmt.Printf("%s: saturation rounds %s updates/s\n", r.name, roundRates(r.rounds))
+		fmt.Printf("%s: saturation rounds %s updates/s", r.name, roundRates(r.rounds))
+		if len(rs) > 1 {
+			fmt.Printf("; %s of CPU while the other server's rounds ran", r.idleCPU.Round(10*time.Millisecond))
+		}
+		fmt.Println()
 		if r.connectErrs > 0 || r.badRecv > 0 || r.lost > 0 {
 			fmt.Printf("  (%s: %d clients failed to connect, %d updates unreadable, %d connections lost)\n", r.name, r.connectErrs, r.badRecv, r.lost)
 		}

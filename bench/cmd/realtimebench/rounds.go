@@ -19,7 +19,33 @@ func saturationRounds(o options, ss []*session) {
 			if !waitQuiet(ss, quietWithin) {
 				fmt.Fprintf(os.Stderr, "realtimebench: a server still busy %s after the previous phase; round %d starts anyway\n", quietWithin, i+1)
 			}
+			idle := startIdle(ss, j)
 			ss[j].saturateRound(o, i)
+			idle.stop()
+		}
+	}
+}
+
+// idleMeter measures the CPU of the servers waiting while another one
+// saturates: what they took from its rounds.
+type idleMeter struct {
+	ss     []*session
+	busy   int
+	before []time.Duration
+}
+
+func startIdle(ss []*session, busy int) idleMeter {
+	m := idleMeter{ss: ss, busy: busy, before: make([]time.Duration, len(ss))}
+	for i, s := range ss {
+		m.before[i] = s.s.cpuTime()
+	}
+	return m
+}
+
+func (m idleMeter) stop() {
+	for i, s := range m.ss {
+		if i != m.busy {
+			s.res.idleCPU += s.s.cpuTime() - m.before[i]
 		}
 	}
 }
