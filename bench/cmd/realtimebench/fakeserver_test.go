@@ -100,7 +100,7 @@ func (f *fakeHocuspocus) serve(c *fakeConn) {
 func TestMeasureAgainstFakeServer(t *testing.T) {
 	const delay = 30 * time.Millisecond
 	f, s := startFake(t, delay)
-	o := options{clients: 12, docs: 3, rate: 10, steady: time.Second, sat: 500 * time.Millisecond, rounds: 2}
+	o := options{clients: 12, docs: 3, rate: 10, steady: time.Second, sat: 500 * time.Millisecond, rounds: 2, quiet: time.Second}
 	ss, err := open(o, s, "token", "fake")
 	if err != nil {
 		t.Fatal(err)

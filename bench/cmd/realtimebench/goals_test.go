@@ -82,3 +82,29 @@ func TestIdleMeterCountsTheWaitingServer(t *testing.T) {
 		t.Errorf("saturating server counted %s as idle CPU, want 0", busy.res.idleCPU)
 	}
 }
+
+// A saturation phase waits until every server has been quiet for the
+// time asked: here the stand-in server (this process) spins for a
+// while, and the wait ends only after it stopped.
+func TestWaitQuietWaitsOutABusyServer(t *testing.T) {
+	self, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := []*session{{s: &server{cmd: &exec.Cmd{Process: self}}}}
+	const busy, quiet = 1500 * time.Millisecond, 500 * time.Millisecond
+	start := time.Now()
+	go func() {
+		for time.Since(start) < busy {
+		}
+	}()
+	if !waitQuiet(ss, quiet, 10*time.Second) {
+		t.Fatal("never quiet")
+	}
+	if waited := time.Since(start); waited < busy+quiet {
+		t.Errorf("waited %s, want at least the busy %s and then the quiet %s", waited, busy, quiet)
+	}
+	if waitQuiet([]*session{{s: &server{cmd: &exec.Cmd{Process: self}}}}, 3*time.Second, time.Second) {
+		t.Error("quiet for 3 s within 1 s, want false")
+	}
+}

@@ -32,7 +32,8 @@ type options struct {
 	clients, docs int
 	rate          float64
 	steady, sat   time.Duration
-	rounds        int // saturation phases per server, alternated
+	rounds        int           // saturation phases per server, alternated
+	quiet         time.Duration // how long every server must be quiet before a saturation phase
 	only          string
 	cpuProfile    string
 	loops         int
@@ -62,6 +63,7 @@ func main() {
 	flag.DurationVar(&o.steady, "steady", 20*time.Second, "steady phase")
 	flag.DurationVar(&o.sat, "saturate", 10*time.Second, "saturation phase (each round)")
 	flag.IntVar(&o.rounds, "rounds", 3, "saturation phases per server, the servers alternating")
+	flag.DurationVar(&o.quiet, "quiet", defaultQuiet, "how long every server must stay under 5% of a core before a saturation phase starts")
 	flag.StringVar(&o.only, "only", "", "run only this server: ours or hocuspocus")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the clients' steady and saturation phases to <this>-<ours|hocuspocus>-<phase>.pprof")
 	flag.IntVar(&o.loops, "loops", runtime.GOMAXPROCS(0), "epoll loops reading the clients' sockets")

@@ -16,7 +16,7 @@ import (
 func saturationRounds(o options, ss []*session) {
 	for i, order := range roundOrder(o.rounds, len(ss)) {
 		for _, j := range order {
-			if !waitQuiet(ss, quietWithin) {
+			if !waitQuiet(ss, o.quiet, quietWithin) {
 				fmt.Fprintf(os.Stderr, "realtimebench: a server still busy %s after the previous phase; round %d starts anyway\n", quietWithin, i+1)
 			}
 			idle := startIdle(ss, j)
@@ -94,30 +94,43 @@ func (r *result) addRound(acked int64, p phaseCPU) {
 }
 
 // The quiet wait before a saturation phase: every server must have used
-// under quietShare of a core over a quietWindow, so one server's
-// leftover work (our compactions of the log a phase wrote, node's
-// collector) does not run during the other's phase.
+// under quietShare of a core in each quietWindow for -quiet in a row,
+// so one server's leftover work does not run during the other's phase.
+// Its default, defaultQuiet, is longer than svc-content's edit-event debounce
+// (REALTIME_EVENT_DEBOUNCE, 5 s): 5 s after a phase's last edit every
+// document renders its edit event (about a second of CPU for the 100),
+// which a shorter wait let fall into the next phase, often the other
+// server's.
 const (
-	quietWindow = 500 * time.Millisecond
-	quietShare  = 0.05
-	quietWithin = 20 * time.Second
+	quietWindow  = 500 * time.Millisecond
+	quietShare   = 0.05
+	defaultQuiet = 7 * time.Second
+	quietWithin  = 60 * time.Second
 )
 
-// waitQuiet waits until every server is quiet; false if one was not
-// within the time given.
-func waitQuiet(ss []*session, within time.Duration) bool {
+// waitQuiet waits until every server has been quiet for quietFor; false
+// if that did not come within the time given.
+func waitQuiet(ss []*session, quietFor, within time.Duration) bool {
 	deadline := time.Now().Add(within)
+	var quietSince time.Time
 	for {
 		before := make([]time.Duration, len(ss))
 		for i, s := range ss {
 			before[i] = s.s.cpuTime()
 		}
+		start := time.Now()
 		time.Sleep(quietWindow)
 		quiet := true
 		for i, s := range ss {
 			quiet = quiet && (s.s.cpuTime()-before[i]).Seconds() < quietShare*quietWindow.Seconds()
 		}
-		if quiet {
+		switch {
+		case !quiet:
+			quietSince = time.Time{}
+		case quietSince.IsZero():
+			quietSince = start
+		}
+		if !quietSince.IsZero() && time.Since(quietSince) >= quietFor {
 			return true
 		}
 		if time.Now().After(deadline) {
