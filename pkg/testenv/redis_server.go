@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,7 +47,7 @@ func spawnRedis(t testing.TB, bin, addr string) error {
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	kill := func() { _ = cmd.Process.Kill(); <-exited }
-	if err := waitPong(addr, exited); err != nil {
+	if err := waitPong(addr, cmd.Process.Pid, exited); err != nil {
 		kill()
 		return fmt.Errorf("%w: %s", err, bytes.TrimSpace(out.Bytes()))
 	}
@@ -53,11 +55,18 @@ func spawnRedis(t testing.TB, bin, addr string) error {
 	return nil
 }
 
-// waitPong polls until the server answers PING, or gives up if it exited.
-func waitPong(addr string, exited <-chan struct{}) error {
+// waitPong polls until the server answers, or gives up if it exited. The
+// answer must come from the process started (INFO's process_id): the port
+// was free when picked, but another test's server may have bound it
+// since, and then ours exits on the taken port while the other answers;
+// taken for ours, it vanished with its own test (EOF, then refused).
+func waitPong(addr string, pid int, exited <-chan struct{}) error {
 	deadline := time.Now().Add(redisStartTimeout)
 	for time.Now().Before(deadline) {
-		if ping(addr) == nil {
+		if got, err := serverPID(addr); err == nil {
+			if got != pid {
+				return fmt.Errorf("another server (pid %d) answers on %s", got, addr)
+			}
 			return nil
 		}
 		select {
@@ -66,27 +75,40 @@ func waitPong(addr string, exited <-chan struct{}) error {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	return fmt.Errorf("redis-server on %s did not answer PING", addr)
+	return fmt.Errorf("redis-server on %s did not answer", addr)
 }
 
-func ping(addr string) error {
+// serverPID asks the Redis server on addr for its process id (0 when its
+// INFO has none, as an in-process server's).
+func serverPID(addr string) (int, error) {
 	conn, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(time.Second))
-	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
-		return err
+	if _, err := conn.Write([]byte("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")); err != nil {
+		return 0, err
 	}
-	line, err := bufio.NewReader(conn).ReadString('\n')
+	r := bufio.NewReader(conn)
+	head, err := r.ReadString('\n')
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if line != "+PONG\r\n" {
-		return fmt.Errorf("unexpected reply %q", line)
+	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(head, "$")))
+	if !strings.HasPrefix(head, "$") || err != nil || n < 0 {
+		return 0, fmt.Errorf("unexpected reply %q", head)
 	}
-	return nil
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(body), "\r\n") {
+		if v, ok := strings.CutPrefix(line, "process_id:"); ok {
+			return strconv.Atoi(v)
+		}
+	}
+	return 0, nil
 }
 
 func freeAddr() (string, error) {

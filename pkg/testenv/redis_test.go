@@ -74,7 +74,7 @@ func TestRedisBackends(t *testing.T) {
 				}
 			})
 			// The server must be gone once its test has ended.
-			if ping(url[len("redis://"):]) == nil {
+			if _, err := serverPID(url[len("redis://"):]); err == nil {
 				t.Fatalf("%s still answers after cleanup", url)
 			}
 		})
@@ -88,4 +88,19 @@ func TestDockerProbeIsQuick(t *testing.T) {
 		t.Fatalf("docker probe took %v (err %v)", d, err)
 	}
 	t.Logf("docker probe: err=%v in %v", err, time.Since(start))
+}
+
+// A redis-server started on a port another server took meanwhile is not
+// mistaken for that one: the start fails (and is retried on a new port)
+// instead of handing the test a server that ends with someone else's test.
+func TestRedisServerOnATakenPortIsNotTheOtherServer(t *testing.T) {
+	t.Parallel()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server not installed")
+	}
+	other := startRedisServer(t, bin) // answers PING as ours would
+	if err := spawnRedis(t, bin, other[len("redis://"):]); err == nil {
+		t.Fatalf("started on %s, which another redis-server holds; want an error", other)
+	}
 }
