@@ -72,11 +72,14 @@ func TestIdleMeterCountsTheWaitingServer(t *testing.T) {
 	waiting := &session{s: &server{cmd: &exec.Cmd{Process: self}}}
 	busy := &session{s: &server{}}
 	m := startIdle([]*session{busy, waiting}, 0)
-	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); {
+	// Spin until the process has used 100 ms of CPU (not of wall time: on
+	// a loaded machine that may be far less CPU).
+	start := waiting.s.cpuTime()
+	for end := time.Now().Add(10 * time.Second); waiting.s.cpuTime()-start < 100*time.Millisecond && time.Now().Before(end); {
 	}
 	m.stop()
-	if waiting.res.idleCPU < 50*time.Millisecond {
-		t.Errorf("waiting server used %s while spinning 100 ms, want it counted", waiting.res.idleCPU)
+	if waiting.res.idleCPU < 100*time.Millisecond {
+		t.Errorf("waiting server used %s while spinning 100 ms of CPU, want it counted", waiting.res.idleCPU)
 	}
 	if busy.res.idleCPU != 0 {
 		t.Errorf("saturating server counted %s as idle CPU, want 0", busy.res.idleCPU)
