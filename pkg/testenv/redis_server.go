@@ -1,16 +1,17 @@
 package testenv
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"fmt"
-	"io"
 	"net"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 const redisStartTimeout = 10 * time.Second
@@ -47,7 +48,7 @@ func spawnRedis(t testing.TB, bin, addr string) error {
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	kill := func() { _ = cmd.Process.Kill(); <-exited }
-	if err := waitPong(addr, cmd.Process.Pid, exited); err != nil {
+	if err := waitOwnAnswer(addr, cmd.Process.Pid, exited); err != nil {
 		kill()
 		return fmt.Errorf("%w: %s", err, bytes.TrimSpace(out.Bytes()))
 	}
@@ -55,12 +56,12 @@ func spawnRedis(t testing.TB, bin, addr string) error {
 	return nil
 }
 
-// waitPong polls until the server answers, or gives up if it exited. The
+// waitOwnAnswer polls until the server answers, or gives up if it exited. The
 // answer must come from the process started (INFO's process_id): the port
 // was free when picked, but another test's server may have bound it
 // since, and then ours exits on the taken port while the other answers;
 // taken for ours, it vanished with its own test (EOF, then refused).
-func waitPong(addr string, pid int, exited <-chan struct{}) error {
+func waitOwnAnswer(addr string, pid int, exited <-chan struct{}) error {
 	deadline := time.Now().Add(redisStartTimeout)
 	for time.Now().Before(deadline) {
 		if got, err := serverPID(addr); err == nil {
@@ -81,30 +82,25 @@ func waitPong(addr string, pid int, exited <-chan struct{}) error {
 // serverPID asks the Redis server on addr for its process id (0 when its
 // INFO has none, as an in-process server's).
 func serverPID(addr string) (int, error) {
+	// Dialled here, once: a pool dialling a server not yet up logs each
+	// failure, and this is polled until it is up.
 	conn, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
 		return 0, err
 	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(time.Second))
-	if _, err := conn.Write([]byte("*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n")); err != nil {
-		return 0, err
-	}
-	r := bufio.NewReader(conn)
-	head, err := r.ReadString('\n')
+	c := redis.NewClient(&redis.Options{
+		Dialer:      func(context.Context, string, string) (net.Conn, error) { return conn, nil },
+		ReadTimeout: time.Second, MaxRetries: -1, PoolSize: 1,
+	})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	info, err := c.Info(ctx, "server").Result()
 	if err != nil {
 		return 0, err
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(head, "$")))
-	if !strings.HasPrefix(head, "$") || err != nil || n < 0 {
-		return 0, fmt.Errorf("unexpected reply %q", head)
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(body), "\r\n") {
-		if v, ok := strings.CutPrefix(line, "process_id:"); ok {
+	for line := range strings.Lines(info) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "process_id:"); ok {
 			return strconv.Atoi(v)
 		}
 	}

@@ -71,13 +71,13 @@ func TestIdleMeterCountsTheWaitingServer(t *testing.T) {
 	}
 	waiting := &session{s: &server{cmd: &exec.Cmd{Process: self}}}
 	busy := &session{s: &server{}}
-	m := startIdle([]*session{busy, waiting}, 0)
-	// Spin until the process has used 100 ms of CPU (not of wall time: on
-	// a loaded machine that may be far less CPU).
-	start := waiting.s.cpuTime()
-	for end := time.Now().Add(10 * time.Second); waiting.s.cpuTime()-start < 100*time.Millisecond && time.Now().Before(end); {
-	}
-	m.stop()
+	idleDuring([]*session{busy, waiting}, 0, func() {
+		// Spin until the process has used 100 ms of CPU (not of wall time:
+		// on a loaded machine that may be far less CPU).
+		start := waiting.s.cpuTime()
+		for end := time.Now().Add(10 * time.Second); waiting.s.cpuTime()-start < 100*time.Millisecond && time.Now().Before(end); {
+		}
+	})
 	if waiting.res.idleCPU < 100*time.Millisecond {
 		t.Errorf("waiting server used %s while spinning 100 ms of CPU, want it counted", waiting.res.idleCPU)
 	}

@@ -19,33 +19,23 @@ func saturationRounds(o options, ss []*session) {
 			if !waitQuiet(ss, o.quiet, quietWithin) {
 				fmt.Fprintf(os.Stderr, "realtimebench: a server still busy %s after the previous phase; round %d starts anyway\n", quietWithin, i+1)
 			}
-			idle := startIdle(ss, j)
-			ss[j].saturateRound(o, i)
-			idle.stop()
+			idleDuring(ss, j, func() { ss[j].saturateRound(o, i) })
 		}
 	}
 }
 
-// idleMeter measures the CPU of the servers waiting while another one
-// saturates: what they took from its rounds.
-type idleMeter struct {
-	ss     []*session
-	busy   int
-	before []time.Duration
-}
-
-func startIdle(ss []*session, busy int) idleMeter {
-	m := idleMeter{ss: ss, busy: busy, before: make([]time.Duration, len(ss))}
+// idleDuring runs phase, a saturation phase of server busy, and adds the
+// CPU each other server used meanwhile to its idleCPU: what a waiting
+// server took from the phase.
+func idleDuring(ss []*session, busy int, phase func()) {
+	meters := make([]cpuMeter, len(ss))
 	for i, s := range ss {
-		m.before[i] = s.s.cpuTime()
+		meters[i] = startCPU(s.s)
 	}
-	return m
-}
-
-func (m idleMeter) stop() {
-	for i, s := range m.ss {
-		if i != m.busy {
-			s.res.idleCPU += s.s.cpuTime() - m.before[i]
+	phase()
+	for i, s := range ss {
+		if i != busy {
+			s.res.idleCPU += meters[i].stop().server
 		}
 	}
 }
@@ -114,15 +104,15 @@ func waitQuiet(ss []*session, quietFor, within time.Duration) bool {
 	deadline := time.Now().Add(within)
 	var quietSince time.Time
 	for {
-		before := make([]time.Duration, len(ss))
+		meters := make([]cpuMeter, len(ss))
 		for i, s := range ss {
-			before[i] = s.s.cpuTime()
+			meters[i] = startCPU(s.s)
 		}
 		start := time.Now()
 		time.Sleep(quietWindow)
 		quiet := true
-		for i, s := range ss {
-			quiet = quiet && (s.s.cpuTime()-before[i]).Seconds() < quietShare*quietWindow.Seconds()
+		for _, m := range meters {
+			quiet = quiet && m.stop().server.Seconds() < quietShare*quietWindow.Seconds()
 		}
 		switch {
 		case !quiet:
