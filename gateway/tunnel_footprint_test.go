@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opencollab/backend/pkg/testalloc"
 )
 
 // maxIdleTunnelBytes bounds the heap an idle tunnel costs the gateway,
@@ -108,7 +110,7 @@ func TestRelayAllocations(t *testing.T) {
 		}
 	}
 	relay()
-	if allocs := testing.AllocsPerRun(200, relay); allocs > 0.1 {
+	if allocs := testalloc.PerRun(200, relay); allocs > 0.1 {
 		t.Fatalf("%.2f allocations per relayed message, want none", allocs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/opencollab/backend/pkg/testalloc"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -137,7 +138,7 @@ func TestMonitorUnsampledCommandAllocatesLittle(t *testing.T) {
 	ctx := context.Background()
 	start := startEvt("c1", 1, "insert")
 	done := &event.CommandSucceededEvent{CommandFinishedEvent: finishEvt("c1", 1, "insert")}
-	allocs := testing.AllocsPerRun(200, func() {
+	allocs := testalloc.PerRun(200, func() {
 		m.Started(ctx, start)
 		m.Succeeded(ctx, done)
 	})

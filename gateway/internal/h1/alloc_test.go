@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/opencollab/backend/pkg/testalloc"
 )
 
 // loopConn serves the same request bytes forever and swallows the answers.
@@ -53,7 +55,7 @@ func TestServerAllocatesOncePerRequest(t *testing.T) {
 	if !c.serveOne() || nc.written == 0 {
 		t.Fatal("first request not served")
 	}
-	allocs := testing.AllocsPerRun(200, func() {
+	allocs := testalloc.PerRun(200, func() {
 		if !c.serveOne() {
 			t.Fatal("connection not kept alive")
 		}

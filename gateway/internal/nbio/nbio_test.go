@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/opencollab/backend/pkg/testalloc"
 )
 
 // socketPair is a connected pair of unix stream sockets as net.Conns.
@@ -125,7 +127,7 @@ func TestSocketReadAndWriteAllocateNothing(t *testing.T) {
 	server, client := socketPair(t)
 	s := New(server)
 	msg, buf, peer := []byte("ping"), make([]byte, 16), make([]byte, 16)
-	allocs := testing.AllocsPerRun(200, func() {
+	allocs := testalloc.PerRun(200, func() {
 		if _, err := s.Write(msg); err != nil {
 			t.Fatal(err)
 		}

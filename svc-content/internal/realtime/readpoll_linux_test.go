@@ -4,6 +4,8 @@ import (
 	"net"
 	"syscall"
 	"testing"
+
+	"github.com/opencollab/backend/pkg/testalloc"
 )
 
 // Reading a socket and re-arming it, done for every message a client
@@ -39,7 +41,7 @@ func TestReadAndRearmAllocateNothing(t *testing.T) {
 	}
 	defer func() { _ = p.ctl(c, syscall.EPOLL_CTL_DEL) }()
 	buf, msg := make([]byte, 64), []byte("x")
-	allocs := testing.AllocsPerRun(100, func() {
+	allocs := testalloc.PerRun(100, func() {
 		if _, err := client.Write(msg); err != nil {
 			t.Fatal(err)
 		}

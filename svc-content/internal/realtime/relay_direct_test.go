@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/opencollab/backend/pkg/testalloc"
 )
 
 // TestRelayIsWrittenByTheRelayingGoroutine: an update relayed to members
@@ -94,7 +96,7 @@ func TestDirectDeliveryAllocatesNothing(t *testing.T) {
 		t.Fatalf("a send after a passed write deadline started %d goroutines, want 0", n)
 	}
 	const runs = 50
-	allocs := testing.AllocsPerRun(runs, func() {
+	allocs := testalloc.PerRun(runs, func() {
 		time.Sleep(2 * burstGap) // each send finds the socket quiet
 		m.send(msg)
 	})
