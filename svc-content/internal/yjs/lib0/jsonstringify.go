@@ -89,34 +89,34 @@ func stringifyObject(b *strings.Builder, o Object) error {
 	return nil
 }
 
-// QuoteJSON writes s as JSON.stringify quotes a string.
+// QuoteJSON writes s as JSON.stringify quotes a string. Runs of bytes
+// that need no escape are written whole: a document's text is rendered
+// for every edit event, and byte by byte it cost more than the decode.
 func QuoteJSON(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
+	b.Grow(len(s) + 2)
 	b.WriteByte('"')
+	start := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b.WriteString(`\"`)
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '\b':
-			b.WriteString(`\b`)
-		case c == '\f':
-			b.WriteString(`\f`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xF])
-		default:
-			b.WriteByte(c)
+		esc := jsonEscapes[s[i]]
+		if esc == "" {
+			continue
 		}
+		b.WriteString(s[start:i])
+		b.WriteString(esc)
+		start = i + 1
 	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
+
+// jsonEscapes is how JSON.stringify writes each byte inside a string, ""
+// for as is: the quote, the backslash and the control characters.
+var jsonEscapes = func() (e [256]string) {
+	const hex = "0123456789abcdef"
+	for c := range 0x20 {
+		e[c] = `\u00` + string(hex[c>>4]) + string(hex[c&0xF])
+	}
+	e['\b'], e['\f'], e['\n'], e['\r'], e['\t'] = `\b`, `\f`, `\n`, `\r`, `\t`
+	e['"'], e['\\'] = `\"`, `\\`
+	return e
+}()

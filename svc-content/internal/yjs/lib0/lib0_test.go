@@ -175,3 +175,32 @@ func randomJSON(rnd *rand.Rand) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// TestQuoteJSONEscapesWithinLongRuns: escapes between long runs of plain
+// bytes (written whole) land in place, and the quoted text reads back.
+func TestQuoteJSONEscapesWithinLongRuns(t *testing.T) {
+	t.Parallel()
+	var in strings.Builder
+	for c := range 0x80 {
+		in.WriteString(strings.Repeat("ab", c%7))
+		in.WriteByte(byte(c))
+	}
+	in.WriteString("héllo 👍 end")
+	var out strings.Builder
+	lib0.QuoteJSON(&out, in.String())
+	var back string
+	if err := json.Unmarshal([]byte(out.String()), &back); err != nil {
+		t.Fatalf("QuoteJSON wrote invalid JSON %q: %v", out.String(), err)
+	}
+	if back != in.String() {
+		t.Fatalf("QuoteJSON(%q) reads back as %q", in.String(), back)
+	}
+	for _, c := range []byte(out.String()) {
+		if c < 0x20 {
+			t.Fatalf("QuoteJSON left control byte %#x unescaped in %q", c, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), `ab\n`) || !strings.Contains(out.String(), `\u0001`) {
+		t.Fatalf("QuoteJSON did not use JSON.stringify's escapes: %q", out.String())
+	}
+}
