@@ -40,6 +40,9 @@ type client struct {
 	key      uint32
 	deadline time.Time // of writes, moved forward at most once a second
 
+	awareClock uint64       // the awareness state's clock (c.wmu)
+	lastWrite  atomic.Int64 // when the client last wrote, since run.epoch
+
 	unacked atomic.Int64 // updates sent and not yet acknowledged
 	sends   sendLog      // steady phase: when each update was sent
 
@@ -62,6 +65,7 @@ type run struct {
 	errors     atomic.Int64 // updates that could not be read
 	lost       atomic.Int64 // connections that ended while in use
 	closing    atomic.Bool
+	quiet      chan struct{} // closed to stop keepAware
 }
 
 // newRun starts the loops that will read up to clients connections.
@@ -70,12 +74,15 @@ func newRun(clients, loops int) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &run{epoch: time.Now(), poller: p}, nil
+	return &run{epoch: time.Now(), poller: p, quiet: make(chan struct{})}, nil
 }
 
 // stop stops reading the clients and closes them.
 func (r *run) stop() {
-	r.closing.Store(true)
+	if r.closing.Swap(true) {
+		return
+	}
+	close(r.quiet)
 	r.poller.close()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -137,6 +144,7 @@ func (c *client) writeLocked(op byte, payload []byte) error {
 		return net.ErrClosed
 	}
 	c.frame = appendFrame(c.frame[:0], op, payload, c.key)
+	c.lastWrite.Store(int64(time.Since(c.run.epoch)))
 	return writeAll(c.fd, c.frame)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,6 +23,8 @@ type fakeHocuspocus struct {
 	docs       map[string][]*fakeConn
 	updates    atomic.Int64 // updates received
 	pongs      atomic.Int64
+	aware      map[uint64][]uint64 // client id → awareness clocks received, in order (mu)
+	badAware   atomic.Int64
 }
 
 type fakeConn struct {
@@ -36,7 +39,7 @@ func (f *fakeConn) send(m []byte) {
 }
 
 func startFake(t *testing.T, relayDelay time.Duration) (*fakeHocuspocus, *server) {
-	f := &fakeHocuspocus{relayDelay: relayDelay, docs: map[string][]*fakeConn{}}
+	f := &fakeHocuspocus{relayDelay: relayDelay, docs: map[string][]*fakeConn{}, aware: map[uint64][]uint64{}}
 	up := websocket.Upgrader{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ws, err := up.Upgrade(w, r, nil)
@@ -62,6 +65,10 @@ func (f *fakeHocuspocus) serve(c *fakeConn) {
 		r := reader{b: m}
 		name := string(r.bytes())
 		typ := r.uvarint()
+		if typ == hpAwareness {
+			f.awareness(r.bytes())
+			continue
+		}
 		if typ != hpSync {
 			continue // auth: accepted without an answer
 		}
@@ -90,6 +97,20 @@ func (f *fakeHocuspocus) serve(c *fakeConn) {
 			c.send(putUvarint(ack, 1))
 		}
 	}
+}
+
+// awareness records an awareness update of one client's state.
+func (f *fakeHocuspocus) awareness(u []byte) {
+	r := reader{b: u}
+	n, id, clock := r.uvarint(), r.uvarint(), r.uvarint()
+	state := r.bytes()
+	if r.err != nil || n != 1 || len(r.b) != 0 || !json.Valid(state) {
+		f.badAware.Add(1)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.aware[id] = append(f.aware[id], clock)
 }
 
 // TestMeasureAgainstFakeServer runs the benchmark's phases against the
@@ -138,5 +159,51 @@ func TestMeasureAgainstFakeServer(t *testing.T) {
 	// Saturated, a client keeps one update in flight: one every relay delay.
 	if max := float64(o.clients) / delay.Seconds(); res.sustained > max*1.05 {
 		t.Errorf("sustained %.0f updates/s, more than one in flight per client allows (%.0f)", res.sustained, max)
+	}
+}
+
+// TestSilentClientsRenewTheirAwareness: a client that sent nothing for a
+// while sends its awareness state, as a stock provider renews it, each
+// time with the next clock; one that keeps sending sends none.
+func TestSilentClientsRenewTheirAwareness(t *testing.T) {
+	f, s := startFake(t, 0)
+	o := options{clients: 4, docs: 2}
+	run, err := newRun(o.clients, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.stop()
+	var res result
+	clients, err := connect(o, s, run, "token", &res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const silentFor = 200 * time.Millisecond
+	go run.keepAware(clients, silentFor, run.quiet)
+	busy := clients[0]
+	for end := time.Now().Add(5 * silentFor); time.Now().Before(end); time.Sleep(silentFor / 4) {
+		if err := busy.send(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := f.badAware.Load(); n != 0 {
+		t.Fatalf("%d awareness updates the server could not read", n)
+	}
+	if got := f.aware[busy.id]; len(got) != 0 {
+		t.Errorf("a client sending updates sent awareness %v, want none", got)
+	}
+	for _, c := range clients[1:] {
+		got := f.aware[c.id]
+		if len(got) < 2 {
+			t.Errorf("client %d silent for %s: awareness clocks %v, want at least 2", c.id, 5*silentFor, got)
+		}
+		for i, clock := range got {
+			if clock != uint64(i+1) {
+				t.Errorf("client %d: awareness clocks %v, want 1, 2, ...", c.id, got)
+				break
+			}
+		}
 	}
 }

@@ -41,9 +41,24 @@ func goalLines(rs []result) []string {
 	if len(each) > 1 {
 		perRound = "; round by round " + strings.Join(each, " / ")
 	}
-	return []string{
-		fmt.Sprintf("memory per connection %.2f× Hocuspocus's (goal ≤ %.1f: %s)", mem, goalMemory, benchkit.Verdict(hp.memPerConn > 0 && mem <= goalMemory)),
-		fmt.Sprintf("delivery p99 %.2f× Hocuspocus's (goal ≤ %.1f: %s)", p99, goalP99, benchkit.Verdict(hp.p99 > 0 && p99 <= goalP99)),
-		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s%s)", rate, goalSustained, benchkit.Verdict(hp.sustained > 0 && rate >= goalSustained), perRound),
+	verdict := benchkit.Verdict
+	if failed := incomplete(ours, hp); failed != "" {
+		verdict = func(bool) string { return failed }
 	}
+	return []string{
+		fmt.Sprintf("memory per connection %.2f× Hocuspocus's (goal ≤ %.1f: %s)", mem, goalMemory, verdict(hp.memPerConn > 0 && mem <= goalMemory)),
+		fmt.Sprintf("delivery p99 %.2f× Hocuspocus's (goal ≤ %.1f: %s)", p99, goalP99, verdict(hp.p99 > 0 && p99 <= goalP99)),
+		fmt.Sprintf("sustained updates/s %.2f× Hocuspocus's (goal ≥ %.1f: %s%s)", rate, goalSustained, verdict(hp.sustained > 0 && rate >= goalSustained), perRound),
+	}
+}
+
+// incomplete says why a run's figures do not compare the two servers at
+// equal load ("" when they do): a server's clients that failed to connect
+// or whose connections ended left it less load than the other's.
+func incomplete(ours, hp result) string {
+	if ours.connectErrs+ours.lost+hp.connectErrs+hp.lost == 0 {
+		return ""
+	}
+	return fmt.Sprintf("not judged, connections failed or lost: ours %d, Hocuspocus %d",
+		ours.connectErrs+ours.lost, hp.connectErrs+hp.lost)
 }

@@ -45,6 +45,13 @@ func TestGoalLinesSayWhichGoalsARunMet(t *testing.T) {
 	if lines := goalLines([]result{met, {}}); !strings.HasSuffix(lines[2], "MISSED)") {
 		t.Errorf("Hocuspocus measured nothing: %q, want the goal missed, not met by a zero", lines[2])
 	}
+	lostHP := hpRounds
+	lostHP.lost = 1000
+	for _, l := range goalLines([]result{rounds, lostHP}) {
+		if !strings.Contains(l, "not judged, connections failed or lost: ours 0, Hocuspocus 1000") {
+			t.Errorf("Hocuspocus lost its connections: %q, want no verdict", l)
+		}
+	}
 }
 
 // The servers take turns: in order in the first round, reversed in the
