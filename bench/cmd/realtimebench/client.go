@@ -65,7 +65,7 @@ type run struct {
 	errors     atomic.Int64 // updates that could not be read
 	lost       atomic.Int64 // connections that ended while in use
 	closing    atomic.Bool
-	quiet      chan struct{} // closed to stop keepAware
+	stopped    chan struct{} // closed by stop: ends keepAware
 }
 
 // newRun starts the loops that will read up to clients connections.
@@ -74,7 +74,7 @@ func newRun(clients, loops int) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &run{epoch: time.Now(), poller: p, quiet: make(chan struct{})}, nil
+	return &run{epoch: time.Now(), poller: p, stopped: make(chan struct{})}, nil
 }
 
 // stop stops reading the clients and closes them.
@@ -82,7 +82,7 @@ func (r *run) stop() {
 	if r.closing.Swap(true) {
 		return
 	}
-	close(r.quiet)
+	close(r.stopped)
 	r.poller.close()
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -179,7 +179,7 @@ func TestSilentClientsRenewTheirAwareness(t *testing.T) {
 		t.Fatal(err)
 	}
 	const silentFor = 200 * time.Millisecond
-	go run.keepAware(clients, silentFor, run.quiet)
+	go run.keepAware(clients, silentFor, run.stopped)
 	busy := clients[0]
 	for end := time.Now().Add(5 * silentFor); time.Now().Before(end); time.Sleep(silentFor / 4) {
 		if err := busy.send(); err != nil {

@@ -156,7 +156,7 @@ func open(o options, s *server, token, key string) (*session, error) {
 		return nil, err
 	}
 	ss.clients = clients
-	go run.keepAware(clients, renewAfter, run.quiet)
+	go run.keepAware(clients, renewAfter, run.stopped)
 	time.Sleep(2 * time.Second)
 	res.memPerConn = float64(s.rss()-base) / float64(len(clients))
 	s.snapshot(o.profile, "connected")
