@@ -3,6 +3,8 @@ package yjs
 import (
 	"strings"
 	"testing"
+
+	"github.com/opencollab/backend/pkg/testalloc"
 )
 
 // typedText is a document whose "content" text got 13 000 runs of eight
@@ -36,7 +38,7 @@ func typedText(tb testing.TB) *Doc {
 // short, gets no buffer the size of what was deleted.
 func TestEncodedStateIsSizedOnce(t *testing.T) {
 	d := typedText(t)
-	allocs := testing.AllocsPerRun(5, func() {
+	allocs := testalloc.PerRun(5, func() {
 		if _, err := d.EncodeStateAsUpdate(nil); err != nil {
 			t.Fatal(err)
 		}

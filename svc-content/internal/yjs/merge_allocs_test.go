@@ -1,6 +1,10 @@
 package yjs
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/opencollab/backend/pkg/testalloc"
+)
 
 // maxBatchMergeAllocs bounds the allocations of merging what a realtime
 // room stores in one batch at saturation: one typed character from each
@@ -12,7 +16,7 @@ const maxBatchMergeAllocs = 61
 
 func TestMergeTypedCharactersAllocations(t *testing.T) {
 	updates := typedByEditors(t, 10)
-	allocs := testing.AllocsPerRun(100, func() {
+	allocs := testalloc.PerRun(100, func() {
 		if _, err := MergeUpdates(updates...); err != nil {
 			t.Fatal(err)
 		}
