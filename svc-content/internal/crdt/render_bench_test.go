@@ -1,7 +1,6 @@
 package crdt
 
 import (
-	"encoding/binary"
 	"testing"
 
 	"github.com/opencollab/backend/svc-content/internal/yjs"
@@ -12,11 +11,19 @@ import (
 // runs, the size the realtime benchmark's documents grow to).
 func BenchmarkRenderTypedText(b *testing.B) {
 	d := yjs.NewDoc(1)
-	clocks := make([]uint64, 10)
+	editors := make([]*yjs.Doc, 10)
+	for i := range editors {
+		editors[i] = yjs.NewDoc(uint64(100 + i))
+	}
 	for i := range 13_000 {
-		editor := i % len(clocks)
-		u := appendTypedRun(nil, uint64(100+editor), clocks[editor], []byte("abcdefgh"))
-		clocks[editor] += 8
+		ed := editors[i%len(editors)]
+		u, err := ed.Transact(func(tx *yjs.Tx) error {
+			text := ed.Text("content")
+			return text.Insert(tx, text.Len(), "abcdefgh", nil)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
 		if err := d.ApplyUpdate(u); err != nil {
 			b.Fatal(err)
 		}
@@ -28,27 +35,4 @@ func BenchmarkRenderTypedText(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// appendTypedRun appends the v1 update of client typing s into the text
-// "content" at clock, right after its own previous run (the text's start
-// for clock 0): one Item with ContentString and an empty delete set.
-func appendTypedRun(b []byte, client, clock uint64, s []byte) []byte {
-	b = binary.AppendUvarint(b, 1) // one client
-	b = binary.AppendUvarint(b, 1) // one struct
-	b = binary.AppendUvarint(b, client)
-	b = binary.AppendUvarint(b, clock)
-	if clock == 0 {
-		b = append(b, 4) // ContentString, no origin: the parent follows
-		b = binary.AppendUvarint(b, 1)
-		b = binary.AppendUvarint(b, uint64(len("content")))
-		b = append(b, "content"...)
-	} else {
-		b = append(b, 4|0x80) // origin: this client's previous character
-		b = binary.AppendUvarint(b, client)
-		b = binary.AppendUvarint(b, clock-1)
-	}
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	b = append(b, s...)
-	return binary.AppendUvarint(b, 0)
 }

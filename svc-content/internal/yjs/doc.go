@@ -192,10 +192,8 @@ func (d *Doc) EncodeStateAsUpdate(stateVector []byte) ([]byte, error) {
 	} else {
 		stateVector = []byte{0}
 	}
-	since := func(c uint64) uint64 { return sv[c] }
 	e := &encoderV1{}
-	e.e.Buf = make([]byte, 0, encodedSizeHint(d.store, since))
-	writeClientsStructs(e, d.store, since)
+	writeClientsStructs(e, d.store, func(c uint64) uint64 { return sv[c] })
 	writeDeleteSet(e, deleteSetFromStore(d.store))
 	if err := e.err(); err != nil {
 		return nil, err

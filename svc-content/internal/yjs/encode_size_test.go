@@ -17,15 +17,7 @@ func typedText(tb testing.TB) *Doc {
 		editors[i] = NewDoc(uint64(100 + i))
 	}
 	for i := range 13_000 {
-		ed := editors[i%len(editors)]
-		u, err := ed.Transact(func(tx *Tx) error {
-			text := ed.Text("content")
-			return text.Insert(tx, text.Len(), "abcdefgh", nil)
-		})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err := d.ApplyUpdate(u); err != nil {
+		if err := d.ApplyUpdate(typeAtEnd(tb, editors[i%len(editors)], "abcdefgh")); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -68,6 +60,20 @@ func TestEncodedStateIsSizedOnce(t *testing.T) {
 	}
 }
 
+// typeAtEnd types s at the end of d's "content" text and returns the
+// transaction's update.
+func typeAtEnd(tb testing.TB, d *Doc, s string) []byte {
+	tb.Helper()
+	u, err := d.Transact(func(tx *Tx) error {
+		text := d.Text("content")
+		return text.Insert(tx, text.Len(), s, nil)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u
+}
+
 func BenchmarkEncodeTypedState(b *testing.B) {
 	d := typedText(b)
 	b.ReportAllocs()
@@ -75,5 +81,20 @@ func BenchmarkEncodeTypedState(b *testing.B) {
 		if _, err := d.EncodeStateAsUpdate(nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A character typed at the end of a long run is emitted in the
+// transaction's small buffer: the run's text before it is not counted.
+func TestTypedCharacterUpdateKeepsItsSmallBuffer(t *testing.T) {
+	t.Parallel()
+	d := NewDoc(3)
+	text := d.Text("content")
+	if _, err := d.Transact(func(tx *Tx) error { return text.Insert(tx, 0, strings.Repeat("x", 100_000), nil) }); err != nil {
+		t.Fatal(err)
+	}
+	u := typeAtEnd(t, d, "y")
+	if cap(u) > txUpdateBuf {
+		t.Fatalf("update of one typed character (%d bytes) in a buffer of %d, want at most %d", len(u), cap(u), txUpdateBuf)
 	}
 }

@@ -10,59 +10,59 @@ import (
 // from the highest (Yjs writeClientsStructs).
 func writeClientsStructs(e updateEncoder, store *structStore, sv func(client uint64) uint64) {
 	type start struct {
-		c     *clientStructs
-		clock uint64
+		structs []*Item // from the first struct to write
+		client  uint64
+		clock   uint64
 	}
 	// Room on the stack for the usual few clients: a document emits an
 	// update per transaction, nearly always of one client.
 	starts := make([]start, 0, 8)
+	size := 0
 	for _, c := range store.list {
 		if clock := sv(c.client); c.state() > clock {
-			starts = append(starts, start{c, clock})
+			clock = max(clock, c.structs[0].id.Clock)
+			structs := c.structs[findIndex(c.structs, clock):]
+			starts = append(starts, start{structs, c.client, clock})
+			size += structsSizeHint(structs, clock)
 		}
 	}
 	if len(starts) > 1 {
-		slices.SortFunc(starts, func(a, b start) int { return descending(a.c.client, b.c.client) })
+		slices.SortFunc(starts, func(a, b start) int { return descending(a.client, b.client) })
 	}
-	e.rest().WriteVarUint(uint64(len(starts)))
+	// Grown by append alone, a 100 KB state was copied 13 times (437 KB:
+	// large slices grow by a quarter); sized once, it is copied once.
+	rest := e.rest()
+	rest.Buf = slices.Grow(rest.Buf, size)
+	rest.WriteVarUint(uint64(len(starts)))
 	for _, s := range starts {
-		writeStructs(e, s.c.structs, s.c.client, s.clock)
+		writeStructs(e, s.structs, s.client, s.clock)
 	}
 }
 
-// encodedSizeHint is about the size of writeClientsStructs' output in
-// v1: the text of string contents and a few bytes for each struct (other
-// contents are counted as none; append grows the rest). Growing by append
-// alone, a 100 KB state allocated 437 KB in 13 copies (large slices grow
-// by a quarter). Clock ranges are not counted: deleted text takes a clock
-// unit a character and a few bytes in all.
-func encodedSizeHint(store *structStore, since func(client uint64) uint64) int {
-	n := 0
-	for _, c := range store.list {
-		clock := since(c.client)
-		if c.state() <= clock {
-			continue
-		}
-		n += 16
-		for _, it := range c.structs[findIndex(c.structs, max(clock, c.structs[0].id.Clock)):] {
-			n += 8
-			if s, ok := it.content.(*contentString); ok {
-				n += len(s.s)
-			}
+// structsSizeHint is about the size in v1 of structs from clock on and
+// their client's header: the text of string contents and a few bytes for
+// each struct (other contents are counted as none; append grows the
+// rest). Clock ranges are not counted: deleted text takes a clock unit a
+// character and a few bytes in all. The first struct may begin before
+// clock (a transaction's update of a character typed into a run).
+func structsSizeHint(structs []*Item, clock uint64) int {
+	n := 16
+	for _, it := range structs {
+		n += 8
+		if s, ok := it.content.(*contentString); ok {
+			n += max(0, len(s.s)-int(clock-min(clock, it.id.Clock)))
 		}
 	}
 	return n
 }
 
-// writeStructs writes the structs of one client from clock on.
+// writeStructs writes structs of one client, the first from clock on.
 func writeStructs(e updateEncoder, structs []*Item, client, clock uint64) {
-	clock = max(clock, structs[0].id.Clock)
-	first := findIndex(structs, clock)
-	e.rest().WriteVarUint(uint64(len(structs) - first))
+	e.rest().WriteVarUint(uint64(len(structs)))
 	e.writeClient(client)
 	e.rest().WriteVarUint(clock)
-	structs[first].write(e, clock-structs[first].id.Clock)
-	for _, it := range structs[first+1:] {
+	structs[0].write(e, clock-structs[0].id.Clock)
+	for _, it := range structs[1:] {
 		it.write(e, 0)
 	}
 }

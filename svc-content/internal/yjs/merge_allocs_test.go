@@ -41,13 +41,7 @@ func typedByEditors(t testing.TB, n int) [][]byte {
 		if err := d.ApplyUpdate(state); err != nil {
 			t.Fatal(err)
 		}
-		u, err := d.Transact(func(tx *Tx) error {
-			text := d.Text("content")
-			return text.Insert(tx, text.Len(), "x", nil)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := typeAtEnd(t, d, "x")
 		if err := shared.ApplyUpdate(u); err != nil {
 			t.Fatal(err)
 		}
