@@ -176,6 +176,16 @@ func (l *latency) added(base *latency, q float64) time.Duration {
 	return median(d)
 }
 
+// spread is how far l's q-quantile moved between rounds (largest minus
+// smallest round).
+func (l *latency) spread(q float64) time.Duration {
+	r := l.perRound(q)
+	if len(r) == 0 {
+		return 0
+	}
+	return slices.Max(r) - slices.Min(r)
+}
+
 // median of ds (sorted in place); the mean of the middle two for an even
 // count.
 func median(ds []time.Duration) time.Duration {

@@ -115,7 +115,9 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 	}
 }
 
-// goals prints each goal of the gateway against this run's figures.
+// goals prints each goal of the gateway against this run's figures, with
+// nginx's figure beside it when nginx ran: on a slow or shared machine a
+// goal nginx misses as well says more about the machine than the gateway.
 func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*latency) {
 	for _, conc := range o.concs {
 		d, g, n := tp[key{"direct", conc}], tp[key{"gateway", conc}], tp[key{"nginx", conc}]
@@ -123,18 +125,38 @@ func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*laten
 			continue
 		}
 		r := g.rps() / d.rps()
-		fmt.Fprintf(w, "c=%d: gateway throughput %.2f× direct (goal ≥ %.2f: %s)", conc, r, goalThroughput, benchkit.Verdict(r >= goalThroughput))
+		fmt.Fprintf(w, "c=%d: gateway throughput %.2f× direct (goal ≥ %.2f: %s%s)", conc, r, goalThroughput,
+			benchkit.Verdict(r >= goalThroughput), nginxToo(n, func() float64 { return n.rps() / d.rps() }))
 		if n != nil {
 			c := perRequest(g.proxyCPU, g) / perRequest(n.proxyCPU, n)
 			fmt.Fprintf(w, "; gateway CPU %.2f× nginx's (goal ≤ %.2f: %s)", c, goalProxyCPU, benchkit.Verdict(c <= goalProxyCPU))
 		}
-		u := perRequest(g.upstreamCPU, g) / perRequest(d.upstreamCPU, d)
-		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s)\n", u, goalUpstream, benchkit.Verdict(u <= goalUpstream))
+		u := upstreamPerRequest(g) / upstreamPerRequest(d)
+		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s%s)\n", u, goalUpstream, benchkit.Verdict(u <= goalUpstream),
+			nginxToo(n, func() float64 { return upstreamPerRequest(n) / upstreamPerRequest(d) }))
 	}
-	if d, g := lat["direct"], lat["gateway"]; d != nil && g != nil {
-		added := g.added(d, 0.99)
-		fmt.Fprintf(w, "gateway adds %s at p99 at %d req/s (goal ≤ %s: %s)\n", us(added), o.rate, us(goalAddedP99), benchkit.Verdict(added <= goalAddedP99))
+	d, g := lat["direct"], lat["gateway"]
+	if d == nil || g == nil {
+		return
 	}
+	added := g.added(d, 0.99)
+	fmt.Fprintf(w, "gateway adds %s at p99 at %d req/s (goal ≤ %s: %s", us(added), o.rate, us(goalAddedP99), benchkit.Verdict(added <= goalAddedP99))
+	if n := lat["nginx"]; n != nil {
+		fmt.Fprintf(w, "; nginx adds %s", us(n.added(d, 0.99)))
+	}
+	fmt.Fprint(w, ")")
+	if s := d.spread(0.99); s > goalAddedP99 {
+		fmt.Fprintf(w, "; direct's own p99 moved %s between rounds, more than the goal: this machine's noise is larger than what is measured", us(s))
+	}
+	fmt.Fprintln(w)
+}
+
+// nginxToo is "; nginx F×" when nginx ran.
+func nginxToo(n *throughput, f func() float64) string {
+	if n == nil {
+		return ""
+	}
+	return fmt.Sprintf("; nginx %.2f×", f())
 }
 
 func ratio(a, b float64) string {
