@@ -140,7 +140,11 @@ var errNoNginx = errors.New("nginx not found (Debian/Ubuntu: apt-get install -y 
 // startNginx runs nginx in the foreground as a keep-alive reverse proxy to
 // upstream, configured as one would in production for an HTTP/1.1 upstream
 // (pooled upstream connections, no access log: the gateway logs none at
-// info either), with one worker per core unless cores > 0.
+// info either), with one worker per core unless cores > 0. Like the
+// gateway and our services it keeps a connection open for any number of
+// requests: nginx's default closes each after 1000 (keepalive_requests,
+// client and upstream side), which ended a long fixed-rate run with EOF
+// and made the throughput runs reconnect.
 func startNginx(dir, upstream string, cores int) (*proc, error) {
 	bin, err := exec.LookPath("nginx")
 	if err != nil {
@@ -188,9 +192,10 @@ error_log %s/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
+  keepalive_requests 1000000000;
   client_body_temp_path %s/body;
   proxy_temp_path %s/proxy;
-  upstream svc { server %s; keepalive 256; }
+  upstream svc { server %s; keepalive 256; keepalive_requests 1000000000; }
   server {
     listen 127.0.0.1:%d;
     location / {
