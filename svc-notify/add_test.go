@@ -70,6 +70,8 @@ func TestAddInvalid(t *testing.T) {
 		{"location without id", "/v1/notifications/add", "location.id", note("x", set("location", body{"locationName": "L"}))},
 		{"two location ids", "/v1/notifications/add", "locationId", note("x", set("location", body{"id": "l1"}), set("locationId", "l2"))},
 		{"operator key in data", "/v1/notifications/add", "$set", note("x", set("notificationSourceData", body{"$set": 1}))},
+		{"recipients' access to verify", "/v2/notifications/add", "verifyUserPermissions", note("x", set("verifyUserPermissions", true))},
+		{"recipients' access to verify on v1", "/v1/notifications/add", "verifyUserPermissions", note("x", set("verifyUserPermissions", true))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,6 +84,9 @@ func TestAddInvalid(t *testing.T) {
 	if n := e.count(bson.M{}); n != 0 {
 		t.Fatalf("invalid adds stored %d notifications", n)
 	}
+	// verifyUserPermissions false is the default and accepted.
+	e.OK(ws1, "/v2/notifications/add", note("unverified", set("verifyUserPermissions", false)), nil)
+	e.OK(ws1, "/v1/notifications/delete", body{"organizationId": "o1", "notificationIds": []string{"unverified"}}, nil)
 	// v2 resolver mode makes the display fields optional.
 	e.OK(ws1, "/v2/notifications/add", note("resolved", without("displayHeadlineMessageTemplate"), without("displayBodyMessage"),
 		set("isNotificationResolverUsed", true), set("notificationSource", "custom")), nil)

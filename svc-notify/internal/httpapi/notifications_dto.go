@@ -14,19 +14,20 @@ type addRequest struct {
 	DocumentID     string   `json:"documentId" validate:"required"`
 	ActionUser     *userDTO `json:"actionUser" validate:"required"`
 	NotificationID string   `json:"notificationId"`
-	// Accepted as the interface lists them; a missing organization or
-	// document needs no creation here and recipients are not filtered.
-	CreateOrganization bool             `json:"createOrganization"`
-	CreateDocument     bool             `json:"createDocument"`
-	VerifyPermissions  bool             `json:"verifyUserPermissions"`
-	HeadlineTemplate   string           `json:"displayHeadlineMessageTemplate"`
-	HeadlineData       *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
-	BodyMessage        string           `json:"displayBodyMessage"`
-	NotifyUsers        []userDTO        `json:"notifyUsers" validate:"max=@notify.notifyUsers"`
-	NotifyAll          *bool            `json:"notifyAll"`
-	SourceData         object           `json:"notificationSourceData"`
-	LocationID         string           `json:"locationId"`
-	Location           *locationDTO     `json:"location"`
+	// Accepted as the interface lists them: a missing organization or
+	// document needs no creation here.
+	CreateOrganization bool `json:"createOrganization"`
+	CreateDocument     bool `json:"createDocument"`
+	// v2 lists it; true is refused (see notification).
+	VerifyPermissions bool             `json:"verifyUserPermissions"`
+	HeadlineTemplate  string           `json:"displayHeadlineMessageTemplate"`
+	HeadlineData      *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
+	BodyMessage       string           `json:"displayBodyMessage"`
+	NotifyUsers       []userDTO        `json:"notifyUsers" validate:"max=@notify.notifyUsers"`
+	NotifyAll         *bool            `json:"notifyAll"`
+	SourceData        object           `json:"notificationSourceData"`
+	LocationID        string           `json:"locationId"`
+	Location          *locationDTO     `json:"location"`
 
 	// v2 only.
 	ResolverUsed bool   `json:"isNotificationResolverUsed"`
@@ -48,6 +49,14 @@ func (r addRequest) notification(v version) (notify.Notification, error) {
 			return notify.Notification{}, api.Errorf(api.InvalidArgument, "fields locationId and location.id differ")
 		}
 		n.LocationID, n.Location = r.Location.ID, r.Location.raw
+	}
+	// Notifying everyone while the caller asked for the recipients with
+	// document access only would reach people it meant to leave out:
+	// refused, nothing stored (v1 has no such field; it is refused there
+	// too rather than ignored).
+	if r.VerifyPermissions {
+		return notify.Notification{}, api.Errorf(api.InvalidArgument,
+			"field verifyUserPermissions is not supported: recipients' document access is not verified by this service; omit it or send false")
 	}
 	if v == v2 {
 		n.ResolverUsed, n.Source, n.Context = r.ResolverUsed, r.Source, json.RawMessage(r.Context)
