@@ -36,6 +36,14 @@ type addRequest struct {
 }
 
 func (r addRequest) notification(v version) (notify.Notification, error) {
+	// Notifying everyone while the caller asked for the recipients with
+	// document access only would reach people it meant to leave out:
+	// refused, nothing stored (v1 has no such field; it is refused there
+	// too rather than ignored).
+	if r.VerifyPermissions {
+		return notify.Notification{}, api.Errorf(api.InvalidArgument,
+			"field verifyUserPermissions is not supported: recipients' document access is not verified by this service; omit it or send false")
+	}
 	n := notify.Notification{
 		OrganizationID: r.OrganizationID, DocumentID: r.DocumentID, ID: r.NotificationID,
 		LocationID: r.LocationID, ActionUser: r.ActionUser.user(),
@@ -49,14 +57,6 @@ func (r addRequest) notification(v version) (notify.Notification, error) {
 			return notify.Notification{}, api.Errorf(api.InvalidArgument, "fields locationId and location.id differ")
 		}
 		n.LocationID, n.Location = r.Location.ID, r.Location.raw
-	}
-	// Notifying everyone while the caller asked for the recipients with
-	// document access only would reach people it meant to leave out:
-	// refused, nothing stored (v1 has no such field; it is refused there
-	// too rather than ignored).
-	if r.VerifyPermissions {
-		return notify.Notification{}, api.Errorf(api.InvalidArgument,
-			"field verifyUserPermissions is not supported: recipients' document access is not verified by this service; omit it or send false")
 	}
 	if v == v2 {
 		n.ResolverUsed, n.Source, n.Context = r.ResolverUsed, r.Source, json.RawMessage(r.Context)
