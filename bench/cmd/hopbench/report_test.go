@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// The goal lines give nginx's figure beside the gateway's, and say when
-// direct's own p99 moved between rounds by more than the goal, so a run
-// on a slow machine is read as such; the verdicts stay the gateway's own.
+// The goal lines give nginx's figure beside the gateway's; the added p99
+// is judged only when direct's own p99 held within the goal across the
+// rounds (met and missed alike), else the line says how far it moved.
 func TestGoalLinesSetTheGatewayBesideNginx(t *testing.T) {
 	t.Parallel()
 	run := func(requests int64, proxyUS, upstreamUS int64) *throughput {
@@ -42,18 +42,25 @@ func TestGoalLinesSetTheGatewayBesideNginx(t *testing.T) {
 		"gateway throughput 0.65× direct (goal ≥ 0.60: met; nginx 0.70×)",
 		"gateway CPU 1.10× nginx's (goal ≤ 1.25: met)",
 		"upstream CPU 1.15× direct (goal ≤ 1.10: MISSED; nginx 1.05×)",
-		"gateway adds 600 µs at p99 at 2000 req/s (goal ≤ 200 µs: MISSED; nginx adds 500 µs)",
-		"direct's own p99 moved 1500 µs between rounds",
+		"gateway adds 600 µs at p99 at 2000 req/s (goal ≤ 200 µs: not judged, direct's own p99 moved 1500 µs between rounds; nginx adds 500 µs)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("goal lines lack %q:\n%s", want, got)
 		}
 	}
 
-	quiet := map[string]*latency{"direct": p99s(400, 450, 500), "gateway": p99s(500, 600, 650)}
-	b.Reset()
-	goals(&b, options{concs: []int{64}, rate: 2000}, map[key]*throughput{}, quiet)
-	if got := b.String(); got != "gateway adds 150 µs at p99 at 2000 req/s (goal ≤ 200 µs: met)\n" {
-		t.Errorf("quiet run without nginx: %q", got)
+	for _, tc := range []struct {
+		gateway *latency
+		want    string
+	}{
+		{p99s(500, 600, 650), "gateway adds 150 µs at p99 at 2000 req/s (goal ≤ 200 µs: met)\n"},
+		{p99s(700, 700, 700), "gateway adds 250 µs at p99 at 2000 req/s (goal ≤ 200 µs: MISSED)\n"},
+	} {
+		quiet := map[string]*latency{"direct": p99s(400, 450, 500), "gateway": tc.gateway}
+		b.Reset()
+		goals(&b, options{concs: []int{64}, rate: 2000}, map[key]*throughput{}, quiet)
+		if got := b.String(); got != tc.want {
+			t.Errorf("quiet run without nginx: %q, want %q", got, tc.want)
+		}
 	}
 }
