@@ -64,7 +64,7 @@ func main() {
 	flag.StringVar(&concs, "concurrency", "16,64", "connections of the throughput runs")
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
-	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http)")
+	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http; sketch: a bare Go event-loop proxy, the design's upper bound)")
 	flag.StringVar(&o.upServer, "upstream-server", upstreamNetHTTP, "the upstream's HTTP server: net/http (pkg/server, as our services run) or h1 (the gateway's, header map filled)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
@@ -76,6 +76,8 @@ func main() {
 		switch role {
 		case "upstream":
 			return 0, runUpstream(ctx, secret, o.upServer, withPprof)
+		case "sketch":
+			return 0, runSketch(ctx, upstream)
 		case "gateway":
 			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 		case "":

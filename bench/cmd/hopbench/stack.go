@@ -28,6 +28,7 @@ type stack struct {
 	upstream *proc
 	gateway  *proc // inbound server h1
 	gwStd    *proc // inbound server net/http; nil unless wanted
+	sketch   *proc // the event-loop sketch (sketch_linux.go); nil unless wanted
 	nginx    *proc // nil when nginx is not installed
 	signer   *internalauth.Signer
 }
@@ -73,6 +74,12 @@ func startStack(dir string, o options) (*stack, error) {
 			return nil, err
 		}
 	}
+	if o.wants("sketch") {
+		if s.sketch, err = startRole(dir, "sketch", []string{"-upstream", s.upstream.addr}, gwEnv); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
 	if o.wants("nginx") {
 		s.nginx, err = startNginx(dir, s.upstream.addr, o.proxyCores)
 		if err != nil {
@@ -83,7 +90,7 @@ func startStack(dir string, o options) (*stack, error) {
 }
 
 func (s *stack) close() {
-	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.upstream} {
+	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.sketch, s.upstream} {
 		p.stop()
 	}
 	if s.sink != nil {
@@ -129,6 +136,9 @@ func (s *stack) targets(o options) []*target {
 	}
 	if o.wants("gateway") {
 		ts = append(ts, &target{name: "gateway", addr: s.gateway.addr, proxy: s.gateway, headers: customer})
+	}
+	if s.sketch != nil {
+		ts = append(ts, &target{name: "sketch", addr: s.sketch.addr, proxy: s.sketch, headers: signed})
 	}
 	if s.gwStd != nil {
 		ts = append(ts, &target{name: "gateway-std", addr: s.gwStd.addr, proxy: s.gwStd, headers: customer})

@@ -1,0 +1,12 @@
+//go:build !linux
+
+package main
+
+import (
+	"context"
+	"errors"
+)
+
+func runSketch(context.Context, string) error {
+	return errors.New("the sketch target runs on Linux only (epoll)")
+}
