@@ -3,6 +3,7 @@ package realtime
 import (
 	"bytes"
 	"io"
+	"math"
 	"net"
 	"runtime"
 	"sync/atomic"
@@ -123,21 +124,31 @@ func TestDirectDeliveryAllocatesNothing(t *testing.T) {
 // the held-message flusher, not by a writer goroutine started per member
 // and burst (one start each before, 9 per burst here).
 func TestBurstOfRelaysStartsNoWriter(t *testing.T) {
-	const peers, updates = 9, 20
+	const peers, updates, bursts = 9, 20, 3
 	hub, sender, relayed := relayRoom(t, peers)
 	key := DocKey{"ws1", "org1", "bench", "ed1"}
-	starts, writes := writerStarts(hub, key), syscw()
-	sendBurst(t, sender, relayed, peers, updates)
-	started := writerStarts(hub, key) - starts
-	// The sender's one write is the test's; the server's are per member.
-	perMember := float64(syscw()-writes-1) / peers
-	t.Logf("a burst of %d updates: %d writer goroutines started, %.2f writes per member", updates, started, perMember)
-	if started != 0 {
-		t.Fatalf("a burst of relays started %d writer goroutines, want 0", started)
+	frames := appendFrames(t, bursts*updates) // one editor typing on
+	// The write count is the process's (/proc/self/io): a log line or a
+	// previous test's goroutine adds to it, never takes away, so the
+	// least of up to three bursts is the burst's own.
+	best := math.Inf(1)
+	for k := range bursts {
+		relayed.Store(0)
+		starts, writes := writerStarts(hub, key), syscw()
+		sendFrames(t, sender, relayed, peers, frames[k*updates:(k+1)*updates])
+		if started := writerStarts(hub, key) - starts; started != 0 {
+			t.Fatalf("a burst of relays started %d writer goroutines, want 0", started)
+		}
+		// The sender's one write is the test's; the server's are per member.
+		perMember := float64(syscw()-writes-1) / peers
+		t.Logf("burst %d of %d updates: %.2f writes per member", k+1, updates, perMember)
+		if best = min(best, perMember); best <= 3 {
+			break
+		}
 	}
 	// The first relay is written at once, the burst's rest together.
-	if perMember > 3 {
-		t.Fatalf("%.2f writes per member for a burst of %d relays, want at most 3", perMember, updates)
+	if best > 3 {
+		t.Fatalf("%.2f writes per member for a burst of %d relays (least of %d bursts), want at most 3", best, updates, bursts)
 	}
 }
 
@@ -146,13 +157,20 @@ func TestBurstOfRelaysStartsNoWriter(t *testing.T) {
 // been relayed all of them.
 func sendBurst(t *testing.T, sender net.Conn, relayed *atomic.Int64, peers, updates int) {
 	t.Helper()
-	if _, err := sender.Write(bytes.Join(appendFrames(t, updates), nil)); err != nil {
+	sendFrames(t, sender, relayed, peers, appendFrames(t, updates))
+}
+
+// sendFrames sends frames in one write and waits until relayed counts
+// each of them for each of peers.
+func sendFrames(t *testing.T, sender net.Conn, relayed *atomic.Int64, peers int, frames [][]byte) {
+	t.Helper()
+	if _, err := sender.Write(bytes.Join(frames, nil)); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for relayed.Load() < int64(peers*updates) {
+	for relayed.Load() < int64(peers*len(frames)) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d relays arrived", relayed.Load(), peers*updates)
+			t.Fatalf("%d of %d relays arrived", relayed.Load(), peers*len(frames))
 		}
 		runtime.Gosched()
 	}
