@@ -85,10 +85,12 @@ func (l *sketchLoop) answer(u *sketchConn) {
 }
 
 func (l *sketchLoop) upstreamConn() (*sketchConn, error) {
-	if n := len(l.idle); n > 0 {
+	for n := len(l.idle); n > 0; n = len(l.idle) {
 		u := l.idle[n-1]
 		l.idle = l.idle[:n-1]
-		return u, nil
+		if !u.closed { // the service may have closed an idle one
+			return u, nil
+		}
 	}
 	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -110,12 +112,15 @@ func (l *sketchLoop) upstreamConn() (*sketchConn, error) {
 	return u, nil
 }
 
-// close drops c; a peer in flight is left without it (a client's answer is
-// dropped when it comes, an upstream connection's client is closed).
+// close drops c. A peer in flight is left without it: a client's answer
+// is dropped when it comes; the callers close an upstream connection's
+// client. A closed upstream connection still in the idle pool is marked,
+// since its descriptor number may be reused at once.
 func (l *sketchLoop) close(c *sketchConn) {
 	if p := c.peer; p != nil {
 		p.peer, c.peer = nil, nil
 	}
+	c.closed = true
 	delete(l.conns, c.fd)
 	_ = syscall.Close(c.fd)
 }

@@ -36,6 +36,7 @@ type sketchConn struct {
 	buf      [sketchBuffer]byte
 	n        int
 	peer     *sketchConn // the other side while a request is in flight
+	closed   bool
 }
 
 type sketchLoop struct {

@@ -39,7 +39,8 @@ func TestMessageLen(t *testing.T) {
 
 // Requests from several keep-alive clients come back with their own
 // answers through the sketch, also after a client left with its request
-// in flight; a body it cannot carry ends that client's connection.
+// in flight, and after the service closed the pooled connections; a body
+// it cannot carry ends that client's connection.
 func TestSketchRelaysEachAnswerToItsClient(t *testing.T) {
 	t.Parallel()
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -65,25 +66,32 @@ func TestSketchRelaysEachAnswerToItsClient(t *testing.T) {
 	fmt.Fprint(c, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
 	_ = c.Close()
 
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			for i := range 25 {
-				path, body := fmt.Sprintf("/g%d/r%d", g, i), strings.Repeat("x", g*100+i)
-				resp, err := client.Post(base+path, "text/plain", strings.NewReader(body))
-				if err != nil {
-					t.Error(err)
-					return
+	clients := func(round int) {
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 25 {
+					path, body := fmt.Sprintf("/%d/g%d/r%d", round, g, i), strings.Repeat("x", g*100+i)
+					resp, err := client.Post(base+path, "text/plain", strings.NewReader(body))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					got, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if want := fmt.Sprintf("%s %d", path, len(body)); string(got) != want {
+						t.Errorf("answer %q, want %q", got, want)
+					}
 				}
-				got, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if want := fmt.Sprintf("%s %d", path, len(body)); string(got) != want {
-					t.Errorf("answer %q, want %q", got, want)
-				}
-			}
-		})
+			})
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	clients(1)
+	// The service closes the pooled connections: new ones are dialled.
+	up.CloseClientConnections()
+	time.Sleep(50 * time.Millisecond)
+	clients(2)
 
 	// Chunked: not carried; the client's connection is closed.
 	req, _ := http.NewRequest(http.MethodPost, base+"/chunked", io.MultiReader(strings.NewReader("abc")))
