@@ -128,14 +128,14 @@ func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*laten
 		}
 		r := g.rps() / d.rps()
 		fmt.Fprintf(w, "c=%d: gateway throughput %.2f× direct (goal ≥ %.2f: %s%s)", conc, r, goalThroughput,
-			benchkit.Verdict(r >= goalThroughput), nginxToo(n, func() float64 { return n.rps() / d.rps() }))
+			benchkit.Verdict(r >= goalThroughput), nginxToo(n, n.rps()/d.rps()))
 		if n != nil {
 			c := perRequest(g.proxyCPU, g) / perRequest(n.proxyCPU, n)
 			fmt.Fprintf(w, "; gateway CPU %.2f× nginx's (goal ≤ %.2f: %s)", c, goalProxyCPU, benchkit.Verdict(c <= goalProxyCPU))
 		}
 		u := upstreamPerRequest(g) / upstreamPerRequest(d)
 		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s%s)\n", u, goalUpstream, benchkit.Verdict(u <= goalUpstream),
-			nginxToo(n, func() float64 { return upstreamPerRequest(n) / upstreamPerRequest(d) }))
+			nginxToo(n, upstreamPerRequest(n)/upstreamPerRequest(d)))
 	}
 	d, g := lat["direct"], lat["gateway"]
 	if d == nil || g == nil {
@@ -155,12 +155,13 @@ func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*laten
 	fmt.Fprintln(w, ")")
 }
 
-// nginxToo is "; nginx F×" when nginx ran.
-func nginxToo(n *throughput, f func() float64) string {
+// nginxToo is "; nginx ratio×" when nginx ran (n's figures read as zero
+// when it did not).
+func nginxToo(n *throughput, ratio float64) string {
 	if n == nil {
 		return ""
 	}
-	return fmt.Sprintf("; nginx %.2f×", f())
+	return fmt.Sprintf("; nginx %.2f×", ratio)
 }
 
 func ratio(a, b float64) string {
