@@ -44,11 +44,7 @@ func TestEncodedStateIsSizedOnce(t *testing.T) {
 	}
 
 	erased := NewDoc(2)
-	if _, err := erased.Transact(func(tx *Tx) error {
-		return erased.Text("content").Insert(tx, 0, strings.Repeat("x", 100_000), nil)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	typeAtEnd(t, erased, strings.Repeat("x", 100_000))
 	if _, err := erased.Transact(func(tx *Tx) error {
 		return erased.Text("content").Delete(tx, 0, 100_000)
 	}); err != nil {
@@ -89,10 +85,7 @@ func BenchmarkEncodeTypedState(b *testing.B) {
 func TestTypedCharacterUpdateKeepsItsSmallBuffer(t *testing.T) {
 	t.Parallel()
 	d := NewDoc(3)
-	text := d.Text("content")
-	if _, err := d.Transact(func(tx *Tx) error { return text.Insert(tx, 0, strings.Repeat("x", 100_000), nil) }); err != nil {
-		t.Fatal(err)
-	}
+	typeAtEnd(t, d, strings.Repeat("x", 100_000))
 	u := typeAtEnd(t, d, "y")
 	if cap(u) > txUpdateBuf {
 		t.Fatalf("update of one typed character (%d bytes) in a buffer of %d, want at most %d", len(u), cap(u), txUpdateBuf)
