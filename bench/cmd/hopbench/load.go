@@ -119,6 +119,9 @@ func sendUntil(ctx context.Context, addr string, req []byte) (n, fails int, err 
 	return n, fails, nil
 }
 
+// rateStartDelay is how long after the call the first request is due.
+const rateStartDelay = 50 * time.Millisecond
+
 // constantRate sends rate requests/s for d, open loop (wrk2 style): worker
 // k of n sends request k, k+n, k+2n... each at its scheduled time. Latency
 // runs from the actual send; when the worker is still waiting for an
@@ -127,7 +130,7 @@ func sendUntil(ctx context.Context, addr string, req []byte) (n, fails int, err 
 func constantRate(ctx context.Context, conns []*rawConn, req []byte, rate int, d time.Duration) ([]time.Duration, int, error) {
 	workers := len(conns)
 	interval := time.Second / time.Duration(rate)
-	start := time.Now().Add(50 * time.Millisecond)
+	start := time.Now().Add(rateStartDelay)
 	end := start.Add(d)
 	var (
 		mu    sync.Mutex

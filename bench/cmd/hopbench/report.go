@@ -43,7 +43,7 @@ func upstreamPerRequest(t *throughput) float64 {
 	return perRequest(t.upstreamCPU, t)
 }
 
-func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat map[string]*latency, exports int64, useWrk bool) {
+func report(w io.Writer, o options, ts []*target, res results, exports int64, useWrk bool) {
 	client := "wrk -t2"
 	if !useWrk {
 		client = "Go closed-loop client (wrk not installed)"
@@ -59,11 +59,14 @@ func report(w io.Writer, o options, ts []*target, tp map[key]*throughput, lat ma
 	fmt.Fprintf(w, "tracing on: OTEL_TRACES_SAMPLER=parentbased_traceidratio, ratio %g, OTLP export (%d batches received)\n\n", o.sampleRatio, exports)
 
 	if !o.latencyOnly {
-		throughputTable(w, o, ts, tp)
+		throughputTable(w, o, ts, res.tp)
+		if len(res.eq) > 0 {
+			equalRateTable(w, o, ts, res.eqRates, res.eq)
+		}
 	}
-	latencyTable(w, o, ts, lat)
+	latencyTable(w, o, ts, res.lat)
 	fmt.Fprintln(w)
-	goals(w, o, tp, lat)
+	goals(w, o, res)
 }
 
 func throughputTable(w io.Writer, o options, ts []*target, tp map[key]*throughput) {
@@ -120,7 +123,8 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 // goal nginx misses as well says more about the machine than the gateway.
 // The added p99 is not judged when direct's own p99 moved between rounds
 // by more than the goal.
-func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*latency) {
+func goals(w io.Writer, o options, res results) {
+	tp, lat := res.tp, res.lat
 	for _, conc := range o.concs {
 		d, g, n := tp[key{"direct", conc}], tp[key{"gateway", conc}], tp[key{"nginx", conc}]
 		if d == nil || g == nil {
@@ -134,8 +138,9 @@ func goals(w io.Writer, o options, tp map[key]*throughput, lat map[string]*laten
 			fmt.Fprintf(w, "; gateway CPU %.2f× nginx's (goal ≤ %.2f: %s)", c, goalProxyCPU, benchkit.Verdict(c <= goalProxyCPU))
 		}
 		u := upstreamPerRequest(g) / upstreamPerRequest(d)
-		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s%s)\n", u, goalUpstream, benchkit.Verdict(u <= goalUpstream),
+		fmt.Fprintf(w, "; upstream CPU %.2f× direct (goal ≤ %.2f: %s%s)", u, goalUpstream, benchkit.Verdict(u <= goalUpstream),
 			nginxToo(n, upstreamPerRequest(n)/upstreamPerRequest(d)))
+		fmt.Fprintln(w, upstreamAtEqualRate(res, conc))
 	}
 	d, g := lat["direct"], lat["gateway"]
 	if d == nil || g == nil {

@@ -29,6 +29,19 @@ func (t *throughput) add(o throughput) {
 	t.upstreamCPU += o.upstreamCPU
 }
 
+// results are a run's figures: closed-loop throughput, equal-rate and
+// fixed-rate latency runs.
+type results struct {
+	tp      map[key]*throughput
+	eq      map[key]*throughput
+	eqRates map[int]int // the equal-rate runs' requests/s by concurrency
+	lat     map[string]*latency
+}
+
+func newResults() results {
+	return results{tp: map[key]*throughput{}, eq: map[key]*throughput{}, eqRates: map[int]int{}, lat: map[string]*latency{}}
+}
+
 func run(ctx context.Context, o options) error {
 	dir, err := os.MkdirTemp("", "hopbench")
 	if err != nil {
@@ -57,7 +70,8 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 	}
-	tp, lat := map[key]*throughput{}, map[string]*latency{}
+	res := newResults()
+	tp := res.tp
 	for round := range o.rounds {
 		order := slices.Concat(ts[round%len(ts):], ts[:round%len(ts)])
 		for _, conc := range o.concs {
@@ -78,12 +92,18 @@ func run(ctx context.Context, o options) error {
 				tp[key{t.name, conc}].add(r)
 			}
 		}
-		if err := measureLatency(ctx, o, s, order, lat); err != nil {
+		if !o.latencyOnly && o.equalShare > 0 {
+			equalRates(o, ts, tp, res.eqRates)
+			if err := measureEqualRate(ctx, o, s, order, res.eqRates, res.eq); err != nil {
+				return err
+			}
+		}
+		if err := measureLatency(ctx, o, s, order, res.lat); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "hopbench: round %d of %d done\n", round+1, o.rounds)
 	}
-	report(os.Stdout, o, ts, tp, lat, s.sink.exports.Load(), useWrk)
+	report(os.Stdout, o, ts, res, s.sink.exports.Load(), useWrk)
 	return nil
 }
 
