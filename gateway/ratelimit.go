@@ -32,8 +32,14 @@ const (
 // more than the limit. Once Redis has nothing left for the window, the
 // replica refuses the key locally for the rest of the second.
 //
+// A key used in the second half of a window has its first chunk of the
+// next window leased ahead, in the background (ratelimit_ahead.go): the
+// requests at each window's start would otherwise all wait on that one
+// Redis call, up to redisTimeout when Redis is slow.
+//
 // Bounds: a replica's unspent lease is lost when the window ends, so a key
-// may be refused up to (chunk−1) requests per replica early (undershoot);
+// may be refused up to (chunk−1) requests per replica early, or a whole
+// chunk when it went quiet after a lease ahead (undershoot);
 // windows follow each replica's clock, so clock skew between replicas can
 // let one real second overlap two windows, and like every fixed window a
 // burst straddling a boundary can reach twice the limit. When Redis fails
@@ -64,6 +70,11 @@ type bucket struct {
 	local     int64 // leased, unspent quota
 	fallback  int64 // quota granted locally this window while Redis failed
 	exhausted bool  // no quota left for this window
+	// ahead is quota leased for window aheadOf before it began; leasing:
+	// a lease ahead is in flight.
+	ahead   int64
+	aheadOf int64
+	leasing bool
 }
 
 func newRateLimiter(rdb *redis.Client, guard *redisGuard, limit int64, logger *slog.Logger) *rateLimiter {
@@ -76,12 +87,14 @@ func newRateLimiter(rdb *redis.Client, guard *redisGuard, limit int64, logger *s
 // allow reports whether one more request of key fits in the current window.
 func (l *rateLimiter) allow(ctx context.Context, key string) bool {
 	b := l.bucket(key)
-	sec := l.now().Unix()
+	now := l.now()
+	sec := now.Unix()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.window != sec {
-		b.window, b.local, b.fallback, b.exhausted = sec, 0, 0, false
+		b.roll(sec)
 	}
+	l.leaseAhead(ctx, b, now)
 	if b.local > 0 {
 		b.local--
 		return true
