@@ -105,10 +105,7 @@ func equalRateTable(w io.Writer, o options, ts []*target, rates map[int]int, eq 
 			if r == nil {
 				continue
 			}
-			proxy := "–"
-			if t.proxy != nil {
-				proxy = fmt.Sprintf("%.1f", perRequest(r.proxyCPU, r))
-			}
+			proxy := proxyPerRequest(t, r)
 			achieved := fmt.Sprintf("%.0f", r.rps())
 			if r.rps() < behindShare*float64(rates[conc]) {
 				achieved += " (fell behind)"

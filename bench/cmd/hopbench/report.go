@@ -34,6 +34,14 @@ func perRequest(cpu time.Duration, t *throughput) float64 {
 	return float64(cpu.Microseconds()) / float64(t.requests)
 }
 
+// proxyPerRequest is the proxy's CPU µs per request of r, "–" for direct.
+func proxyPerRequest(t *target, r *throughput) string {
+	if t.proxy == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", perRequest(r.proxyCPU, r))
+}
+
 // upstreamPerRequest is t's upstream CPU µs per request, 0 for no run
 // (a run without -targets direct has no direct row).
 func upstreamPerRequest(t *throughput) float64 {
@@ -76,10 +84,7 @@ func throughputTable(w io.Writer, o options, ts []*target, tp map[key]*throughpu
 		direct := tp[key{"direct", conc}]
 		for _, t := range ts {
 			r := tp[key{t.name, conc}]
-			proxy := "–"
-			if t.proxy != nil {
-				proxy = fmt.Sprintf("%.1f", perRequest(r.proxyCPU, r))
-			}
+			proxy := proxyPerRequest(t, r)
 			fmt.Fprintf(w, "| %d | %s | %.0f | %s | %s | %.1f | %s | %d |\n", conc, t.name, r.rps(),
 				ratio(r.rps(), direct.rps()), proxy, perRequest(r.upstreamCPU, r),
 				ratio(upstreamPerRequest(r), upstreamPerRequest(direct)), r.failures)
@@ -108,10 +113,7 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 		for _, d := range l.perRound(0.99) {
 			rounds = append(rounds, strconv.FormatInt(d.Microseconds(), 10))
 		}
-		proxy := "–"
-		if t.proxy != nil {
-			proxy = fmt.Sprintf("%.1f", perRequest(l.cpu.proxyCPU, &l.cpu))
-		}
+		proxy := proxyPerRequest(t, &l.cpu)
 		fmt.Fprintf(w, "| %s | %s | %s | %s µs | %s | %s | %s | %.1f | %s | %d |\n", t.name, us(l.pct(0.5)), us(l.pct(0.99)),
 			strings.Join(rounds, ", "), us(l.added(direct, 0.5)), us(l.added(direct, 0.99)), proxy,
 			upstreamPerRequest(&l.cpu), ratio(upstreamPerRequest(&l.cpu), upstreamPerRequest(directUp)), l.failures)
