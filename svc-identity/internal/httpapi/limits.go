@@ -8,7 +8,7 @@ import "github.com/opencollab/backend/pkg/api"
 // item is a few store round trips) to well under a few seconds.
 var limitTable = []api.Limit{
 	{Name: "identity.users", Max: 1000, Doc: "users of users/add, users/update (v1 and v2)"},
-	{Name: "identity.userIds", Max: 1000, Doc: "userIds of users/delete, usergroups users add/delete, permissions/get"},
+	{Name: "identity.userIds", Max: 1000, Doc: "userIds of users/delete, usergroups users add/delete, permissions/get (and of the internal document access check, pkg/docaccess)"},
 	{Name: "identity.organizations", Max: 100, Doc: "organizations of organizations/add and update; organizationIds of organizations/delete"},
 	{Name: "identity.folders", Max: 1000, Doc: "folders of folders/add and folders/update"},
 	{Name: "identity.documents", Max: 1000, Doc: "documents of documents/add and update; documentIds of documents/delete, permissions/get"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -92,6 +93,9 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	// Service-to-service: document migration (svc-content orchestrates).
 	docmigrate.Routes(e.Group("", signer.Authenticate(), internalauth.RequireService()), documentOwner{ids})
 	e.POST(RealtimeAccessPath, signer.Authenticate(), internalauth.RequireService(), handleRealtimeAccess(ids, secrets, now))
+	// Service-to-service: which users may see a document (the
+	// verifyUserPermissions of notifications and comments).
+	e.POST(docaccess.Path, signer.Authenticate(), internalauth.RequireService(), handleUsersWithAccess(ids))
 }
 
 // workspace is the workspace the request acts for (RequireWorkspace made

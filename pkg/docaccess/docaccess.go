@@ -1,0 +1,89 @@
+// Package docaccess is the internal contract by which a service asks
+// svc-identity which users have access to a document: the route, its
+// bodies and the Client its callers use (svc-notify and svc-content, for
+// the verifyUserPermissions of their adds), so both ends read one
+// definition. svc-identity decides with its own permission rules, the
+// ones permissions/get reports.
+package docaccess
+
+import (
+	"context"
+
+	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/internalauth"
+	"github.com/opencollab/backend/pkg/svcclient"
+)
+
+// Path is svc-identity's route, for service principals only.
+const Path = "/internal/documents/access"
+
+// MaxUserIDs is the most users one call of Path names: svc-identity's
+// identity.userIds limit (the one of permissions/get), which its decoding
+// of Request enforces. The Client splits longer lists.
+const MaxUserIDs = 1000
+
+// Request is the body of Path. A service principal acts for no
+// workspace, so the workspace is in the body, as in pkg/docmigrate.
+type Request struct {
+	WorkspaceID    string   `json:"workspaceId" validate:"required"`
+	OrganizationID string   `json:"organizationId" validate:"required"`
+	DocumentID     string   `json:"documentId" validate:"required"`
+	UserIDs        []string `json:"userIds" validate:"required,max=@identity.userIds"`
+}
+
+// Reply is result.data of Path. A document (or organization) svc-identity
+// does not know gives nobody access; DocumentFound tells that case apart,
+// so callers can say why.
+type Reply struct {
+	// UserIDs are the users of the request with any access role to the
+	// document, in the order of the request, each once.
+	UserIDs       []string `json:"userIds"`
+	DocumentFound bool     `json:"documentFound"`
+}
+
+// Client is svc-identity reached over Path.
+type Client struct {
+	client    *svcclient.Client
+	principal string
+}
+
+// NewClient returns the checker served by client (svc-identity), called as
+// the service named caller.
+func NewClient(client *svcclient.Client, caller string) *Client {
+	return &Client{client: client, principal: internalauth.Service(caller)}
+}
+
+// UsersWithAccess returns the users among userIDs that have access to
+// document doc of organization org in workspace ws, in their order, and
+// whether svc-identity knows the document (with no users it asks nothing:
+// nobody, DocumentFound false). It never answers "everyone" for want of an
+// answer: without svc-identity's address, or with svc-identity
+// unreachable, it fails with UNAVAILABLE.
+func (c *Client) UsersWithAccess(ctx context.Context, ws, org, doc string, userIDs []string) (Reply, error) {
+	if c == nil || !c.client.Configured() {
+		return Reply{}, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured (IDENTITY_URL)")
+	}
+	out := Reply{UserIDs: []string{}}
+	for start := 0; start < len(userIDs); start += MaxUserIDs {
+		in := Request{WorkspaceID: ws, OrganizationID: org, DocumentID: doc, UserIDs: userIDs[start:min(start+MaxUserIDs, len(userIDs))]}
+		var reply Reply
+		if err := c.client.Call(ctx, Path, c.principal, in, &reply); err != nil {
+			return Reply{}, callError(err)
+		}
+		out.UserIDs = append(out.UserIDs, reply.UserIDs...)
+		out.DocumentFound = reply.DocumentFound
+	}
+	return out, nil
+}
+
+// callError keeps UNAVAILABLE (svc-identity down) as it is. Any other
+// refusal of this call is a fault between the services (a wrong secret, a
+// malformed request), not the client's: passed on, a PERMISSION_DENIED
+// would read as the users' lack of access, so it is INTERNAL.
+func callError(err error) error {
+	e, ok := api.AsError(err)
+	if !ok || e.Status == api.Unavailable {
+		return err
+	}
+	return api.Errorf(api.Internal, "svc-identity refused the document access check").WithCause(err)
+}
