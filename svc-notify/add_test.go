@@ -70,8 +70,8 @@ func TestAddInvalid(t *testing.T) {
 		{"location without id", "/v1/notifications/add", "location.id", note("x", set("location", body{"locationName": "L"}))},
 		{"two location ids", "/v1/notifications/add", "locationId", note("x", set("location", body{"id": "l1"}), set("locationId", "l2"))},
 		{"operator key in data", "/v1/notifications/add", "$set", note("x", set("notificationSourceData", body{"$set": 1}))},
-		{"recipients' access to verify", "/v2/notifications/add", "verifyUserPermissions", note("x", set("verifyUserPermissions", true))},
-		{"recipients' access to verify on v1", "/v1/notifications/add", "verifyUserPermissions", note("x", set("verifyUserPermissions", true))},
+		// v1 has no verifyUserPermissions; v2's: add_verified_test.go.
+		{"recipients' access to verify on v1", "/v1/notifications/add", "verifyUserPermissions", note("x", set("verifyUserPermissions", true), only("u1"))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

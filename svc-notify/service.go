@@ -8,9 +8,10 @@ package svcnotify
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/url"
 
+	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/service"
@@ -28,19 +29,21 @@ type Config struct {
 	// WorkspaceURL is svc-workspace, asked for the workspace's feature
 	// switches. Empty: every feature counts as enabled.
 	WorkspaceURL string `env:"WORKSPACE_URL"`
+	// IdentityURL is svc-identity, asked which recipients have access to
+	// the document when an add sends verifyUserPermissions. Empty: such
+	// adds answer UNAVAILABLE and store nothing (the others work).
+	IdentityURL string `env:"IDENTITY_URL"`
 }
 
 // Validate checks what New needs.
 func (c *Config) Validate() error {
-	if err := c.Base.Validate(); err != nil {
-		return err
-	}
-	if c.WorkspaceURL != "" {
-		if u, err := url.Parse(c.WorkspaceURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("WORKSPACE_URL must be an http(s) URL, got %q", c.WorkspaceURL)
+	errs := []error{c.Base.Validate()}
+	for name, u := range map[string]string{"WORKSPACE_URL": c.WorkspaceURL, "IDENTITY_URL": c.IdentityURL} {
+		if err := service.CheckServiceURL(u); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // Deps are the connected stores the service runs on.
@@ -75,7 +78,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc := notify.NewService(mongoStore, f.PageTokens(), publisher, f.Logger)
+	// No IDENTITY_URL: an unconfigured client, which answers UNAVAILABLE.
+	access := docaccess.NewClient(f.Client("svc-identity", cfg.IdentityURL), "notify")
+	svc := notify.NewService(mongoStore, f.PageTokens(), publisher, f.Logger).WithAccess(access)
 	// No WORKSPACE_URL: a nil client, every feature enabled.
 	httpapi.Routes(f.Engine, f.Signer, svc, features.NewChecker(f.Client("svc-workspace", cfg.WorkspaceURL), 0))
 	return &Service{f}, nil

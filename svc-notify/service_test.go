@@ -45,6 +45,9 @@ func TestConfigValidate(t *testing.T) {
 		{"short secret", svcnotify.Config{Base: service.Base{InternalSecret: long[:15]}}, true},
 		{"workspace url", svcnotify.Config{Base: service.Base{InternalSecret: long}, WorkspaceURL: "http://svc-workspace:8080"}, false},
 		{"workspace url without scheme", svcnotify.Config{Base: service.Base{InternalSecret: long}, WorkspaceURL: "svc-workspace:8080"}, true},
+		{"identity url", svcnotify.Config{Base: service.Base{InternalSecret: long}, IdentityURL: "http://svc-identity:8080"}, false},
+		{"identity url without scheme", svcnotify.Config{Base: service.Base{InternalSecret: long}, IdentityURL: "svc-identity:8080"}, true},
+		{"identity url with a path", svcnotify.Config{Base: service.Base{InternalSecret: long}, IdentityURL: "http://svc-identity:8080/v2"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

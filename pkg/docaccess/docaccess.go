@@ -56,24 +56,24 @@ func NewClient(client *svcclient.Client, caller string) *Client {
 // UsersWithAccess returns the users among userIDs that have access to
 // document doc of organization org in workspace ws, in their order, and
 // whether svc-identity knows the document (with no users it asks nothing:
-// nobody, DocumentFound false). It never answers "everyone" for want of an
-// answer: without svc-identity's address, or with svc-identity
-// unreachable, it fails with UNAVAILABLE.
-func (c *Client) UsersWithAccess(ctx context.Context, ws, org, doc string, userIDs []string) (Reply, error) {
+// nobody, not found). It never answers "everyone" for want of an answer:
+// without svc-identity's address, or with svc-identity unreachable, it
+// fails with UNAVAILABLE.
+func (c *Client) UsersWithAccess(ctx context.Context, ws, org, doc string, userIDs []string) (withAccess []string, documentFound bool, err error) {
 	if c == nil || !c.client.Configured() {
-		return Reply{}, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured (IDENTITY_URL)")
+		return nil, false, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured (IDENTITY_URL)")
 	}
-	out := Reply{UserIDs: []string{}}
+	withAccess = []string{}
 	for start := 0; start < len(userIDs); start += MaxUserIDs {
 		in := Request{WorkspaceID: ws, OrganizationID: org, DocumentID: doc, UserIDs: userIDs[start:min(start+MaxUserIDs, len(userIDs))]}
 		var reply Reply
 		if err := c.client.Call(ctx, Path, c.principal, in, &reply); err != nil {
-			return Reply{}, callError(err)
+			return nil, false, callError(err)
 		}
-		out.UserIDs = append(out.UserIDs, reply.UserIDs...)
-		out.DocumentFound = reply.DocumentFound
+		withAccess = append(withAccess, reply.UserIDs...)
+		documentFound = reply.DocumentFound
 	}
-	return out, nil
+	return withAccess, documentFound, nil
 }
 
 // callError keeps UNAVAILABLE (svc-identity down) as it is. Any other

@@ -71,12 +71,12 @@ func TestUsersWithAccessSplitsLongListsAndKeepsTheOrder(t *testing.T) {
 			want = append(want, users[i])
 		}
 	}
-	got, err := c.UsersWithAccess(t.Context(), "ws1", "o1", "d1", users)
+	got, found, err := c.UsersWithAccess(t.Context(), "ws1", "o1", "d1", users)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got.UserIDs, want) || !got.DocumentFound {
-		t.Fatalf("got %+v, want %v", got, want)
+	if !slices.Equal(got, want) || !found {
+		t.Fatalf("got %v (found %v), want %v", got, found, want)
 	}
 	if len(f.calls) != 3 || len(f.calls[0].UserIDs) != docaccess.MaxUserIDs || len(f.calls[2].UserIDs) != 1 {
 		t.Fatalf("%d calls for %d users, want 3 of at most %d", len(f.calls), len(users), docaccess.MaxUserIDs)
@@ -84,28 +84,28 @@ func TestUsersWithAccessSplitsLongListsAndKeepsTheOrder(t *testing.T) {
 	if r := f.calls[0]; r.WorkspaceID != "ws1" || r.OrganizationID != "o1" || r.DocumentID != "d1" {
 		t.Fatalf("call carried %+v", r)
 	}
-	got, err = c.UsersWithAccess(t.Context(), "ws1", "o1", "ghost", []string{"ok1"})
-	if err != nil || len(got.UserIDs) != 0 || got.UserIDs == nil || got.DocumentFound {
-		t.Fatalf("missing document: %+v, %v", got, err)
+	got, found, err = c.UsersWithAccess(t.Context(), "ws1", "o1", "ghost", []string{"ok1"})
+	if err != nil || len(got) != 0 || got == nil || found {
+		t.Fatalf("missing document: %v (found %v), %v", got, found, err)
 	}
 }
 
 func TestUsersWithAccessNeverAnswersWithoutIdentity(t *testing.T) {
 	signer := internalauth.NewSigner("s3cret-s3cret-s3cret")
 	unconfigured := docaccess.NewClient(svcclient.New("svc-identity", "", signer), "notify")
-	_, err := unconfigured.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"})
+	_, _, err := unconfigured.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"})
 	if !api.IsStatus(err, api.Unavailable) || !strings.Contains(err.Error(), "IDENTITY_URL") {
 		t.Fatalf("no address: %v, want UNAVAILABLE naming IDENTITY_URL", err)
 	}
 	var none *docaccess.Client
-	if _, err := none.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"}); !api.IsStatus(err, api.Unavailable) {
+	if _, _, err := none.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"}); !api.IsStatus(err, api.Unavailable) {
 		t.Fatalf("nil client: %v, want UNAVAILABLE", err)
 	}
 
 	srv := httptest.NewServer(nil)
 	srv.Close()
 	down := docaccess.NewClient(svcclient.New("svc-identity", srv.URL, signer), "notify")
-	if _, err := down.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"}); !api.IsStatus(err, api.Unavailable) {
+	if _, _, err := down.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"}); !api.IsStatus(err, api.Unavailable) {
 		t.Fatalf("identity down: %v, want UNAVAILABLE", err)
 	}
 
@@ -113,7 +113,7 @@ func TestUsersWithAccessNeverAnswersWithoutIdentity(t *testing.T) {
 	// users: INTERNAL, not PERMISSION_DENIED.
 	f := &fakeIdentity{deny: true}
 	refused := docaccess.NewClient(svcclient.New("svc-identity", f.serve(t, signer), signer), "notify")
-	if _, err := refused.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"}); !api.IsStatus(err, api.Internal) {
+	if _, _, err := refused.UsersWithAccess(t.Context(), "ws1", "o1", "d1", []string{"ok1"}); !api.IsStatus(err, api.Internal) {
 		t.Fatalf("refused call: %v, want INTERNAL", err)
 	}
 }

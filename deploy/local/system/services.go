@@ -217,6 +217,7 @@ func build(ctx context.Context, name string, w wiring) (hostedService, error) {
 			return nil, err
 		}
 		c.MongoURI, c.RedisURL, c.InternalSecret, c.WorkspaceURL = w.mongoURI, w.redisURL, w.secret, w.urls["workspace"]
+		c.IdentityURL = w.urls["identity"]
 		svc, err := svcnotify.New(ctx, c, svcnotify.Deps{DB: w.db(name), Redis: w.rdb, Logger: log})
 		if err != nil {
 			return nil, err

@@ -18,11 +18,30 @@ func handleAdd(svc *notify.Service, v version) gin.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
+		if req.VerifyPermissions {
+			return addVerified(c, svc, n)
+		}
 		if _, err := svc.Add(c.Request.Context(), workspace(c), n); err != nil {
 			return nil, err
 		}
 		return api.OK("Notification added.", addResponse{Success: true, Message: "Notification added."}), nil
 	})
+}
+
+// addVerified adds n for its recipients with document access. An add that
+// leaves nobody stores nothing and says so with success: false in a
+// success envelope, as batch items that were not done do: the request was
+// valid, its recipients just have no access.
+func addVerified(c *gin.Context, svc *notify.Service, n notify.Notification) (*api.Result, error) {
+	out, err := svc.AddVerified(c.Request.Context(), workspace(c), n)
+	if err != nil {
+		return nil, err
+	}
+	msg := out.Message(n.DocumentID)
+	if !out.Stored {
+		return api.OK("No notification added.", addResponse{Success: false, Message: msg}), nil
+	}
+	return api.OK("Notification added.", addResponse{Success: true, Message: msg}), nil
 }
 
 type addResponse struct {

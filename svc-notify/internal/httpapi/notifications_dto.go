@@ -18,7 +18,8 @@ type addRequest struct {
 	// document needs no creation here.
 	CreateOrganization bool `json:"createOrganization"`
 	CreateDocument     bool `json:"createDocument"`
-	// v2 lists it; true is refused (see notification).
+	// v2: notify only the recipients with document access (true is
+	// refused on v1, see notification).
 	VerifyPermissions bool             `json:"verifyUserPermissions"`
 	HeadlineTemplate  string           `json:"displayHeadlineMessageTemplate"`
 	HeadlineData      *headlineDataDTO `json:"displayHeadlineMessageTemplateData"`
@@ -36,13 +37,11 @@ type addRequest struct {
 }
 
 func (r addRequest) notification(v version) (notify.Notification, error) {
-	// Notifying everyone while the caller asked for the recipients with
-	// document access only would reach people it meant to leave out:
-	// refused, nothing stored (v1 has no such field; it is refused there
-	// too rather than ignored).
-	if r.VerifyPermissions {
+	// v1 has no such field. Ignoring it would notify people the caller
+	// meant to leave out: refused, nothing stored, as it always was.
+	if r.VerifyPermissions && v == v1 {
 		return notify.Notification{}, api.Errorf(api.InvalidArgument,
-			"field verifyUserPermissions is not supported: recipients' document access is not verified by this service; omit it or send false")
+			"field verifyUserPermissions is not supported on v1: use /v2/notifications/add to notify only the recipients with document access; omit it or send false")
 	}
 	n := notify.Notification{
 		OrganizationID: r.OrganizationID, DocumentID: r.DocumentID, ID: r.NotificationID,

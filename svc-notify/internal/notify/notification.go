@@ -43,6 +43,12 @@ type Notification struct {
 	// Rev changes on every write, so a read-modify-write can tell whether
 	// someone else wrote in between (there are no transactions).
 	Rev string
+	// WithheldRecipient is the headline's recipientUser when an add with
+	// verifyUserPermissions found them without access to the document: the
+	// headline data stays as sent (it is what the other recipients see),
+	// but they are not a recipient. Their data export and erasure still
+	// find the notification (Involved, the store's erase).
+	WithheldRecipient string
 }
 
 // RecipientUserID is displayHeadlineMessageTemplateData.recipientUser, sent
@@ -69,13 +75,14 @@ func (n Notification) RecipientUserID() string {
 }
 
 // Recipients are the users the notification is directly for: notifyUsers
-// and the recipientUser of the headline. Sorted, without duplicates.
+// and the recipientUser of the headline (unless withheld). Sorted, without
+// duplicates.
 func (n Notification) Recipients() []string {
 	ids := make([]string, 0, len(n.NotifyUsers)+1)
 	for _, u := range n.NotifyUsers {
 		ids = append(ids, u.ID)
 	}
-	if r := n.RecipientUserID(); r != "" {
+	if r := n.RecipientUserID(); r != "" && r != n.WithheldRecipient {
 		ids = append(ids, r)
 	}
 	return sortedSet(ids)
@@ -92,9 +99,10 @@ func (n Notification) Audience() []string {
 }
 
 // Involved is who the notification concerns in a user's data export: the
-// recipients and the user who acted.
+// recipients, the user who acted and a withheld recipient (the headline
+// data names them).
 func (n Notification) Involved() []string {
-	return sortedSet(append(n.Recipients(), n.ActionUser.ID))
+	return sortedSet(append(n.Recipients(), n.ActionUser.ID, n.WithheldRecipient))
 }
 
 // IsReadBy reports whether userID marked the notification read.

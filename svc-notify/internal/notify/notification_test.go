@@ -36,6 +36,12 @@ func TestDerivedUsers(t *testing.T) {
 			n:          Notification{ActionUser: user("a"), NotifyUsers: []User{user("a")}},
 			recipients: []string{"a"}, audience: []string{"a"}, involve: []string{"a"},
 		},
+		{
+			name: "withheld recipientUser: no recipient, still involved",
+			n: Notification{ActionUser: user("a"), NotifyUsers: []User{user("b")}, WithheldRecipient: "r",
+				HeadlineData: json.RawMessage(`{"recipientUser":{"userId":"r"}}`)},
+			recipients: []string{"b"}, audience: []string{"b"}, involve: []string{"a", "b", "r"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

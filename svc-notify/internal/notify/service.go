@@ -36,6 +36,7 @@ type Service struct {
 	store  Store
 	pages  PageTokens
 	events Publisher
+	access AccessChecker // nil: verifyUserPermissions answers UNAVAILABLE
 	log    *slog.Logger
 	now    func() time.Time
 	newID  func() string
@@ -47,6 +48,13 @@ func NewService(store Store, pages PageTokens, publisher Publisher, logger *slog
 		logger = slog.Default()
 	}
 	return &Service{store: store, pages: pages, events: publisher, log: logger, now: time.Now, newID: randomID}
+}
+
+// WithAccess sets who decides recipients' document access for
+// AddVerified.
+func (s *Service) WithAccess(a AccessChecker) *Service {
+	s.access = a
+	return s
 }
 
 // randomID is the id of a notification added without notificationId.

@@ -9,12 +9,14 @@ import (
 )
 
 // EraseUser implements notify.UserEraseStore. A notification addressed to
-// several users goes for all of them: its text names the erased user.
+// several users goes for all of them: its text names the erased user (as
+// it does when they are its withheld recipient).
 // Each notification is deleted with its feed entries (deleteNotification),
 // so a run cut short is finished by the next.
 func (m *Mongo) EraseUser(ctx context.Context, ws, userID string) (int, error) {
 	filter := bson.M{"workspaceId": ws, "$or": bson.A{
 		bson.M{"actionUserId": userID}, bson.M{"visibleTo": userID}, bson.M{"notifyUserIds": userID},
+		bson.M{"withheldRecipient": userID},
 	}}
 	cur, err := m.notifications.Find(ctx, filter, options.Find().SetProjection(bson.M{"organizationId": 1, "id": 1}))
 	if err != nil {

@@ -39,6 +39,8 @@ type notificationDoc struct {
 	FeedRefs         []feedRef `bson:"feedRefs"`
 	Timestamp        int64     `bson:"timestamp"`
 	Rev              string    `bson:"rev"`
+	// WithheldRecipient: see notify.Notification; absent on most.
+	WithheldRecipient string `bson:"withheldRecipient,omitempty"`
 }
 
 func newNotificationDoc(ws string, n notify.Notification) (notificationDoc, error) {
@@ -51,7 +53,7 @@ func newNotificationDoc(ws string, n notify.Notification) (notificationDoc, erro
 		NotifyAll: n.NotifyAll, ResolverUsed: n.ResolverUsed,
 		ReadBy: orEmpty(n.ReadBy), PersistReadFor: orEmpty(n.PersistReadFor),
 		VisibleTo: n.Audience(), FeedRefs: []feedRef{},
-		Timestamp: n.Timestamp, Rev: n.Rev,
+		Timestamp: n.Timestamp, Rev: n.Rev, WithheldRecipient: n.WithheldRecipient,
 	}
 	var errs []error
 	convert := func(raw json.RawMessage) any {
@@ -86,7 +88,7 @@ func (d notificationDoc) domain() (notify.Notification, error) {
 		HeadlineTemplate: d.HeadlineTemplate, HeadlineData: convert(d.HeadlineData),
 		BodyMessage: d.BodyMessage, NotifyAll: d.NotifyAll, Context: convert(d.Context),
 		ResolverUsed: d.ResolverUsed, ReadBy: d.ReadBy, PersistReadFor: d.PersistReadFor,
-		Timestamp: d.Timestamp, Rev: d.Rev,
+		Timestamp: d.Timestamp, Rev: d.Rev, WithheldRecipient: d.WithheldRecipient,
 	}
 	if len(d.NotifyUsers) != len(d.NotifyUserIDs) {
 		errs = append(errs, errors.New("notifyUsers and notifyUserIds differ in length"))

@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/opencollab/backend/deploy/local/system"
+)
+
+// The verifyUserPermissions of notifications (and comments) with the real
+// svc-identity deciding: its grants, access types and their changes.
+
+// vaSetup gives org-va/doc-va a reader (a grant of the document) and a
+// member (of the organization; the document is organizationPrivate); the
+// outsider has nothing.
+func (s *stack) vaSetup() {
+	s.t.Helper()
+	s.ok("/v2/users/add", map[string]any{"organizationId": "org-va", "documentId": "doc-va", "createDocument": true,
+		"users": []any{e3User("reader")}})
+	s.ok("/v2/users/add", map[string]any{"organizationId": "org-va", "users": []any{e3User("member")}})
+}
+
+// vaNotification is a verified v2 add of doc-va for recipients, with
+// recipientUser as the headline's recipient when not "".
+func vaNotification(id, recipientUser string, recipients ...string) map[string]any {
+	n := e3NotificationIn("org-va", "doc-va", id, "actor", recipients...)
+	n["verifyUserPermissions"] = true
+	if recipientUser != "" {
+		n["displayHeadlineMessageTemplateData"] = map[string]any{"recipientUser": e3User(recipientUser)}
+	}
+	return n
+}
+
+// vaRecipients is notifyUsers of the stored notification id (nil when it
+// was not stored).
+func (s *stack) vaRecipients(id string) map[string]any {
+	s.t.Helper()
+	n := s.e3Notification(s.ws, "org-va", id, "")
+	if n == nil {
+		return nil
+	}
+	users, _ := n["notifyUsers"].(map[string]any)
+	if users == nil {
+		users = map[string]any{}
+	}
+	return users
+}
+
+func TestVerifiedNotificationsFollowIdentity(t *testing.T) {
+	t.Parallel()
+	s := sharedStack(t)
+	s.vaSetup()
+
+	r := s.ok("/v2/notifications/add", vaNotification("n1", "member", "reader", "outsider"))
+	if d := r.DataMap(); d["success"] != true || !strings.Contains(d["message"].(string), "outsider") {
+		t.Fatalf("n1 answered %s", r.Raw)
+	}
+	if got := e3JSON(s.vaRecipients("n1")); got != `{"member":true,"reader":true}` {
+		t.Fatalf("n1 stored for %s, want member and reader", got)
+	}
+
+	// Identity decides as it is now: restricted, the document is the
+	// reader's only; the member's organization grant no longer reaches it.
+	s.ok("/v2/organizations/documents/access/update", map[string]any{"organizationId": "org-va", "documentIds": []string{"doc-va"}, "accessType": "restricted"})
+	s.ok("/v2/notifications/add", vaNotification("n2", "member", "reader"))
+	if got := e3JSON(s.vaRecipients("n2")); got != `{"reader":true}` {
+		t.Fatalf("n2 stored for %s, want reader", got)
+	}
+
+	// Nobody with access, or a document identity does not have: nothing
+	// stored, success false.
+	for id, body := range map[string]map[string]any{
+		"n3": vaNotification("n3", "", "outsider", "member"),
+		"n4": with(vaNotification("n4", "", "reader"), "documentId", "doc-unknown"),
+	} {
+		r := s.ok("/v2/notifications/add", body)
+		if d := r.DataMap(); d["success"] != false || d["message"] == "" {
+			t.Errorf("%s answered %s, want success false", id, r.Raw)
+		}
+		if got := s.vaRecipients(id); got != nil {
+			t.Errorf("%s stored for %v although nobody has access", id, got)
+		}
+	}
+
+	// The whole organization is not filtered: refused, nothing stored.
+	all := vaNotification("n5", "")
+	s.fails("/v2/notifications/add", all, "INVALID_ARGUMENT", 400)
+	if got := s.vaRecipients("n5"); got != nil {
+		t.Fatalf("n5 stored for %v", got)
+	}
+}
+
+// Without svc-identity nobody is notified unchecked.
+func TestVerifiedNotificationsWithoutIdentity(t *testing.T) {
+	t.Parallel()
+	s := startStack(t, func(o *system.Options) { o.Services = []string{"workspace", "notify"} })
+	s.fails("/v2/notifications/add", vaNotification("n1", "", "reader"), "UNAVAILABLE", 503)
+	if got := s.vaRecipients("n1"); got != nil {
+		t.Fatalf("n1 stored for %v without identity", got)
+	}
+	s.ok("/v2/notifications/add", e3NotificationIn("org-va", "doc-va", "plain", "actor", "reader"))
+}
