@@ -1,7 +1,10 @@
 package svccontent_test
 
 import (
+	"encoding/json"
+	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/service/servicetest"
 	"github.com/opencollab/backend/pkg/web"
@@ -25,7 +29,11 @@ type owner struct {
 	mu      sync.Mutex
 	calls   []map[string]any
 	hasData bool
-	srv     *httptest.Server
+	// access is, for svc-identity, who has access to which document (one
+	// missing is unknown); asked records the document access questions.
+	access map[string][]string
+	asked  []docaccess.Request
+	srv    *httptest.Server
 }
 
 func newOwner(t *testing.T) *owner {
@@ -60,9 +68,30 @@ func newOwner(t *testing.T) *owner {
 		}
 		return api.OK("found", map[string]any{"workspaceId": "ws1", "tokenHashes": []string{internalauth.HashToken("at_1")}}), nil
 	}))
+	g.POST(docaccess.Path, o.documentAccess)
 	o.srv = httptest.NewServer(e)
 	t.Cleanup(o.srv.Close)
 	return o
+}
+
+// documentAccess answers docaccess.Path from o.access. It decodes with
+// encoding/json: the request's bound is svc-identity's registered limit.
+func (o *owner) documentAccess(c *gin.Context) {
+	var req struct {
+		Data docaccess.Request `json:"data"`
+	}
+	_ = json.NewDecoder(c.Request.Body).Decode(&req)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.asked = append(o.asked, req.Data)
+	users, found := o.access[req.Data.DocumentID]
+	reply := docaccess.Reply{UserIDs: []string{}, DocumentFound: found}
+	for _, u := range req.Data.UserIDs {
+		if slices.Contains(users, u) {
+			reply.UserIDs = append(reply.UserIDs, u)
+		}
+	}
+	c.JSON(http.StatusOK, map[string]any{"result": map[string]any{"status": "success", "message": "ok", "data": reply}})
 }
 
 func (o *owner) callCount() int {

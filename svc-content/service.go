@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/service"
@@ -35,8 +36,9 @@ const minMigrationLease = time.Second
 // Config is the service configuration, read from the environment. Empty
 // service URLs mean "not deployed": features then count as enabled (no
 // WORKSPACE_URL; the in-body credentials of locations/update can then not
-// be checked and the operation is UNAVAILABLE), and a migration skips the
-// owners without an address.
+// be checked and the operation is UNAVAILABLE), a migration skips the
+// owners without an address, and without IDENTITY_URL annotation and
+// comment adds with verifyUserPermissions answer UNAVAILABLE.
 type Config struct {
 	service.Base
 	WorkspaceURL string `env:"WORKSPACE_URL"`
@@ -98,12 +100,16 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return nil, err
 	}
 	workspace := f.Client("svc-workspace", cfg.WorkspaceURL)
+	identity := f.Client("svc-identity", cfg.IdentityURL)
 	pub, err := f.Publisher(ctx, EventSource)
 	if err != nil {
 		return nil, err
 	}
 	crdtSvc := crdt.NewService(f.DB, pub, cfg.CRDT.settings())
-	annotationsSvc := annotations.NewService(store.New(f.DB), pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger)
+	// No IDENTITY_URL: an unconfigured client; verifyUserPermissions then
+	// answers UNAVAILABLE.
+	annotationsSvc := annotations.NewService(store.New(f.DB), pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger).
+		WithAccess(docaccess.NewClient(identity, "content"))
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(f.DB, migrationSteps(cfg, own, f), pub, f.Logger)
@@ -114,7 +120,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// One settings cache for feature checks and the realtime endpoints'
 	// allowed domains.
 	settings := features.NewChecker(workspace, 0)
-	rt := startRealtime(cfg, f.Redis, crdtSvc, f.Client("svc-identity", cfg.IdentityURL),
+	rt := startRealtime(cfg, f.Redis, crdtSvc, identity,
 		f.Client("svc-activity", cfg.ActivityURL), settings, f.Logger)
 	httpapi.Routes(f.Engine, f.Signer, httpapi.Services{
 		CRDT: crdtSvc, Annotations: annotationsSvc, Features: settings,

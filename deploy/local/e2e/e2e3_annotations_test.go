@@ -80,7 +80,6 @@ func TestCommentAnnotationsThroughGateway(t *testing.T) {
 			"without commentData":   in(map[string]any{"commentAnnotations": []any{map[string]any{"annotationId": "bad"}}}),
 			"comment without from":  in(map[string]any{"commentAnnotations": []any{noFrom}}),
 			"annotationId with ':'": in(map[string]any{"commentAnnotations": []any{e3AnnotationIn("a:b", "", "ann", "x")}}),
-			"verifyUserPermissions": in(map[string]any{"verifyUserPermissions": true, "commentAnnotations": []any{e3AnnotationIn("bad", "", "ann", "x")}}),
 			"without documentId":    {"organizationId": org, "commentAnnotations": []any{e3AnnotationIn("bad", "", "ann", "x")}},
 			"no annotations":        in(map[string]any{"commentAnnotations": []any{}}),
 		} {

@@ -100,3 +100,56 @@ func TestVerifiedNotificationsWithoutIdentity(t *testing.T) {
 	}
 	s.ok("/v2/notifications/add", e3NotificationIn("org-va", "doc-va", "plain", "actor", "reader"))
 }
+
+// vaAnnotation is a verified commentannotations/add of doc with one
+// annotation, a comment by each author.
+func vaAnnotation(doc, id string, authors ...string) map[string]any {
+	comments := make([]any, len(authors))
+	for i, a := range authors {
+		comments[i] = e3CommentIn(a, "by "+a)
+	}
+	return map[string]any{"organizationId": "org-va", "documentId": doc, "verifyUserPermissions": true,
+		"commentAnnotations": []any{map[string]any{"annotationId": id, "commentData": comments}}}
+}
+
+func TestVerifiedCommentAuthorsFollowIdentity(t *testing.T) {
+	t.Parallel()
+	s := sharedStack(t)
+	s.vaSetup()
+
+	s.ok("/v2/commentannotations/add", vaAnnotation("doc-va", "a1", "reader", "member"))
+	r := s.fails("/v2/commentannotations/add", vaAnnotation("doc-va", "a2", "reader", "outsider"), "PERMISSION_DENIED", 403)
+	if msg, _ := r.Error["message"].(string); !strings.Contains(msg, "outsider") || strings.Contains(msg, "reader") {
+		t.Fatalf("refusal %s does not name the outsider (only)", r.Raw)
+	}
+	s.fails("/v2/commentannotations/add", vaAnnotation("doc-unknown", "a3", "reader"), "PERMISSION_DENIED", 403)
+
+	comment := func(author string) map[string]any {
+		return map[string]any{"organizationId": "org-va", "documentId": "doc-va", "annotationId": "a1", "verifyUserPermissions": true,
+			"commentData": []any{e3CommentIn(author, "reply by "+author)}}
+	}
+	s.ok("/v2/commentannotations/comments/add", comment("member"))
+	// Restricted: the member's organization grant no longer reaches it.
+	s.ok("/v2/organizations/documents/access/update", map[string]any{"organizationId": "org-va", "documentIds": []string{"doc-va"}, "accessType": "restricted"})
+	s.fails("/v2/commentannotations/comments/add", comment("member"), "PERMISSION_DENIED", 403)
+	s.ok("/v2/commentannotations/comments/add", comment("reader"))
+
+	if got := s.e3DocumentAnnotations(s.ws, "org-va", "doc-va"); len(got) != 1 || got[0] != "a1" {
+		t.Fatalf("annotations %v, want a1 only", got)
+	}
+	texts := e3CommentTexts(s.e3Annotation(s.ws, "org-va", "doc-va", "a1"))
+	want := []string{`1:"by reader"`, `2:"by member"`, `3:"reply by member"`, `4:"reply by reader"`}
+	if strings.Join(texts, ",") != strings.Join(want, ",") {
+		t.Fatalf("a1's comments %v, want %v", texts, want)
+	}
+}
+
+// Without svc-identity no author goes unchecked.
+func TestVerifiedCommentAuthorsWithoutIdentity(t *testing.T) {
+	t.Parallel()
+	s := startStack(t, func(o *system.Options) { o.Services = []string{"workspace", "content"} })
+	s.fails("/v2/commentannotations/add", vaAnnotation("doc-va", "a1", "reader"), "UNAVAILABLE", 503)
+	if got := s.e3DocumentAnnotations(s.ws, "org-va", "doc-va"); len(got) != 0 {
+		t.Fatalf("annotations %v stored without identity", got)
+	}
+}

@@ -9,8 +9,8 @@ import (
 //
 // createOrganization and createDocument are accepted and have no effect:
 // this service does not check that organizations or documents exist.
-// verifyUserPermissions:true is refused, since author access is not checked
-// here and silently skipping the check would let denied items through.
+// verifyUserPermissions:true has svc-identity check every comment's author
+// (verifyAuthors).
 type AddRequest struct {
 	OrganizationID        string            `json:"organizationId" validate:"required"`
 	DocumentID            string            `json:"documentId" validate:"required"`
@@ -47,9 +47,6 @@ type AddItemResult struct {
 }
 
 func (r *AddRequest) validate() error {
-	if r.VerifyUserPermissions {
-		return invalid("field verifyUserPermissions is not supported: author access is not verified by this service; omit it or send false")
-	}
 	if len(r.CommentAnnotations) == 0 {
 		return invalid("field commentAnnotations is required")
 	}
@@ -113,6 +110,17 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 		return nil, err
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
+	if req.VerifyUserPermissions {
+		// Every item's authors, those of items that will answer "already
+		// exists" too: the request is refused whole or not at all.
+		var comments []CommentInput
+		for _, in := range req.CommentAnnotations {
+			comments = append(comments, in.CommentData...)
+		}
+		if err := s.verifyAuthors(ctx, sc, comments); err != nil {
+			return nil, err
+		}
+	}
 	out := make(map[string]AddItemResult, len(req.CommentAnnotations))
 	fresh, err := s.newAnnotations(ctx, sc, req.CommentAnnotations, out)
 	if err != nil {

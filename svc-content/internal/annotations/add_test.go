@@ -81,8 +81,6 @@ func TestAddRefusesInvalidInputAndWritesNothing(t *testing.T) {
 		req  AddRequest
 		want string
 	}{
-		{"verify permissions", AddRequest{OrganizationID: "org1", DocumentID: "doc1", VerifyUserPermissions: true,
-			CommentAnnotations: []AnnotationInput{{CommentData: []CommentInput{comment("a", "x")}}}}, "verifyUserPermissions"},
 		{"no annotations", AddRequest{OrganizationID: "org1", DocumentID: "doc1"}, "commentAnnotations"},
 		{"colon in id", item(func(in *AnnotationInput) { in.AnnotationID = "a:1" }), "must not contain ':'"},
 		{"reserved prefix", item(func(in *AnnotationInput) { in.AnnotationID = "__svc_x" }), "reserved prefix"},

@@ -33,6 +33,7 @@ type Service struct {
 	feeds       FeedStore
 	pages       PageTokenStore
 	pub         Publisher
+	access      AccessChecker   // nil: verifyUserPermissions answers UNAVAILABLE
 	locks       keylock.Stripes // annotations
 	logger      *slog.Logger
 	now         func() time.Time

@@ -6,8 +6,9 @@ import (
 )
 
 // CommentsAddRequest is the body of /v2/commentannotations/comments/add
-// (§7.8). createOrganization/createDocument have no effect and
-// verifyUserPermissions:true is refused, as for annotations add.
+// (§7.8). createOrganization/createDocument have no effect;
+// verifyUserPermissions:true has svc-identity check the comments' authors,
+// as for annotations add.
 type CommentsAddRequest struct {
 	OrganizationID        string         `json:"organizationId" validate:"required"`
 	DocumentID            string         `json:"documentId" validate:"required"`
@@ -20,14 +21,17 @@ type CommentsAddRequest struct {
 
 // AddComments appends comments to an annotation and returns their ids.
 func (s *Service) AddComments(ctx context.Context, ws string, req CommentsAddRequest) ([]int64, error) {
-	if req.VerifyUserPermissions {
-		return nil, invalid("field verifyUserPermissions is not supported: author access is not verified by this service; omit it or send false")
-	}
 	if err := validateComments(req.CommentData, "commentData"); err != nil {
 		return nil, err
 	}
+	sc := Scope{ws, req.OrganizationID, req.DocumentID}
+	if req.VerifyUserPermissions {
+		if err := s.verifyAuthors(ctx, sc, req.CommentData); err != nil {
+			return nil, err
+		}
+	}
 	var ids []int64
-	a, err := s.mutate(ctx, Scope{ws, req.OrganizationID, req.DocumentID}, req.AnnotationID, func(a *Annotation) error {
+	a, err := s.mutate(ctx, sc, req.AnnotationID, func(a *Annotation) error {
 		var err error
 		if ids, err = assignCommentIDs(a, req.CommentData); err != nil {
 			return err

@@ -100,11 +100,6 @@ func TestCommentsRefusals(t *testing.T) {
 	}{
 		{"existing comment id", func() error { return addTo("doc1", "a1", CommentInput{CommentID: ptr(int64(1)), From: user("bob")}) }, api.InvalidArgument},
 		{"no author", func() error { return addTo("doc1", "a1", CommentInput{CommentText: "x"}) }, api.InvalidArgument},
-		{"verify permissions", func() error {
-			_, err := f.svc.AddComments(ctx, "ws1", CommentsAddRequest{OrganizationID: "org1", DocumentID: "doc1", AnnotationID: "a1",
-				VerifyUserPermissions: true, CommentData: []CommentInput{comment("bob", "x")}})
-			return err
-		}, api.InvalidArgument},
 		{"unknown annotation", func() error { return addTo("doc1", "missing", comment("bob", "x")) }, api.NotFound},
 		{"annotation of another document", func() error { return addTo("doc2", "a1", comment("bob", "x")) }, api.NotFound},
 		{"empty update", func() error {

@@ -259,7 +259,6 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 		{"dotted key", "add", item(map[string]any{"context": map[string]any{"a.b": 1}}), "'.'"},
 		{"colon id", "add", item(map[string]any{"annotationId": "x:y"}), "':'"},
 		{"unknown type", "add", item(map[string]any{"type": "poll"}), "type"},
-		{"verify permissions", "add", func() map[string]any { b := item(nil); b["verifyUserPermissions"] = true; return b }(), "verifyUserPermissions"},
 		{"get without organization", "get", map[string]any{}, "organizationId"},
 		{"get agent filter", "get", map[string]any{"organizationId": "org1", "agentId": "x"}, "agent"},
 		{"get page size", "get", map[string]any{"organizationId": "org1", "pageSize": 0}, "pageSize"},
@@ -279,6 +278,17 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 				t.Fatalf("got %d %s, want INVALID_ARGUMENT mentioning %q", r.code, r.raw, tt.want)
 			}
 		})
+	}
+	// An annotations service without svc-identity cannot verify authors:
+	// UNAVAILABLE, never an unchecked write.
+	for path, body := range map[string]map[string]any{
+		"add":          item(map[string]any{}),
+		"comments/add": annDoc(map[string]any{"annotationId": "a", "commentData": []any{map[string]any{"from": annUser("a")}}}),
+	} {
+		body["verifyUserPermissions"] = true
+		if r := e.call("ws1", annPath+path, body); r.code != http.StatusServiceUnavailable || r.errStatus() != string(api.Unavailable) {
+			t.Errorf("%s with verifyUserPermissions and no identity: %d %s", path, r.code, r.raw)
+		}
 	}
 	if n := e.stored(); n != 0 || len(e.pub.Types()) != 0 {
 		t.Fatalf("refused requests wrote %d records and %d events", n, len(e.pub.Types()))
