@@ -38,9 +38,9 @@ type Config struct {
 // Validate checks what New needs.
 func (c *Config) Validate() error {
 	errs := []error{c.Base.Validate()}
-	for name, u := range map[string]string{"WORKSPACE_URL": c.WorkspaceURL, "IDENTITY_URL": c.IdentityURL} {
-		if err := service.CheckServiceURL(u); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+	for _, setting := range [...]struct{ name, url string }{{"WORKSPACE_URL", c.WorkspaceURL}, {"IDENTITY_URL", c.IdentityURL}} {
+		if err := service.CheckServiceURL(setting.url); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", setting.name, err))
 		}
 	}
 	return errors.Join(errs...)
