@@ -8,6 +8,7 @@ package docaccess
 
 import (
 	"context"
+	"slices"
 
 	"github.com/opencollab/backend/pkg/api"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -39,6 +40,30 @@ type Reply struct {
 	// document, in the order of the request, each once.
 	UserIDs       []string `json:"userIds"`
 	DocumentFound bool     `json:"documentFound"`
+}
+
+// OrganizationPath is svc-identity's route answering which users of an
+// organization have access to a document (those with a membership in it
+// at any level, each decided as on Path), for a notification to the whole
+// organization that must reach only them. Service principals only.
+const OrganizationPath = "/internal/documents/access/organization"
+
+// MaxUsersWithAccess is the most users OrganizationPath lists:
+// MaxUserIDs, the most one explicit check (or one notification's
+// notifyUsers) names. With more users having access, or an organization
+// of more than MaxOrganizationUsersChecked users, it answers
+// FAILED_PRECONDITION (nothing to list: the caller must name the users).
+const (
+	MaxUsersWithAccess          = MaxUserIDs
+	MaxOrganizationUsersChecked = 10 * MaxUserIDs
+)
+
+// OrganizationRequest is the body of OrganizationPath; Reply is its
+// result.data (UserIDs sorted by id).
+type OrganizationRequest struct {
+	WorkspaceID    string `json:"workspaceId" validate:"required"`
+	OrganizationID string `json:"organizationId" validate:"required"`
+	DocumentID     string `json:"documentId" validate:"required"`
 }
 
 // Client is svc-identity reached over Path.
@@ -76,13 +101,35 @@ func (c *Client) UsersWithAccess(ctx context.Context, ws, org, doc string, userI
 	return withAccess, documentFound, nil
 }
 
-// callError keeps UNAVAILABLE (svc-identity down) as it is. Any other
-// refusal of this call is a fault between the services (a wrong secret, a
-// malformed request), not the client's: passed on, a PERMISSION_DENIED
-// would read as the users' lack of access, so it is INTERNAL.
-func callError(err error) error {
+// OrganizationUsersWithAccess returns the users of organization org in
+// workspace ws with access to document doc (sorted by id, at most
+// MaxUsersWithAccess) and whether svc-identity knows the document. More
+// of them is FAILED_PRECONDITION, passed on as svc-identity said it: it
+// is about the organization, and the caller's caller can act on it (name
+// the users). Without svc-identity, UNAVAILABLE, as UsersWithAccess.
+func (c *Client) OrganizationUsersWithAccess(ctx context.Context, ws, org, doc string) (withAccess []string, documentFound bool, err error) {
+	if c == nil || !c.client.Configured() {
+		return nil, false, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured (IDENTITY_URL)")
+	}
+	var reply Reply
+	in := OrganizationRequest{WorkspaceID: ws, OrganizationID: org, DocumentID: doc}
+	if err := c.client.Call(ctx, OrganizationPath, c.principal, in, &reply); err != nil {
+		return nil, false, callError(err, api.FailedPrecondition)
+	}
+	if reply.UserIDs == nil {
+		reply.UserIDs = []string{}
+	}
+	return reply.UserIDs, reply.DocumentFound, nil
+}
+
+// callError keeps UNAVAILABLE (svc-identity down), and the statuses the
+// route documents as answers (keep), as they are. Any other refusal of
+// this call is a fault between the services (a wrong secret, a malformed
+// request), not the client's: passed on, a PERMISSION_DENIED would read
+// as the users' lack of access, so it is INTERNAL.
+func callError(err error, keep ...api.Status) error {
 	e, ok := api.AsError(err)
-	if !ok || e.Status == api.Unavailable {
+	if !ok || e.Status == api.Unavailable || slices.Contains(keep, e.Status) {
 		return err
 	}
 	return api.Errorf(api.Internal, "svc-identity refused the document access check").WithCause(err)

@@ -96,6 +96,7 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	// Service-to-service: which users may see a document (the
 	// verifyUserPermissions of notifications and comments).
 	e.POST(docaccess.Path, signer.Authenticate(), internalauth.RequireService(), handleUsersWithAccess(ids))
+	e.POST(docaccess.OrganizationPath, signer.Authenticate(), internalauth.RequireService(), handleOrganizationUsersWithAccess(ids))
 }
 
 // workspace is the workspace the request acts for (RequireWorkspace made

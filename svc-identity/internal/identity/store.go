@@ -114,6 +114,11 @@ type MembershipStore interface {
 	// IsOrganizationMember reports whether the user has any membership in
 	// the organization (organization, folder or document level).
 	IsOrganizationMember(ctx context.Context, ws, orgID, userID string) (bool, error)
+	// OrganizationUserIDs returns the users with a membership in the
+	// organization (organization, folder or document level, expired ones
+	// included: IsOrganizationMember's members), sorted by id, each once,
+	// the first limit of them.
+	OrganizationUserIDs(ctx context.Context, ws, orgID string, limit int) ([]string, error)
 	// OrganizationMembersAmong returns which of userIDs have a membership
 	// in the organization (the caller bounds userIDs); ids may repeat.
 	OrganizationMembersAmong(ctx context.Context, ws, orgID string, userIDs []string) ([]string, error)

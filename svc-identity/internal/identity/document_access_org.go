@@ -1,0 +1,65 @@
+package identity
+
+import (
+	"context"
+
+	"github.com/opencollab/backend/pkg/api"
+)
+
+// Bounds of OrganizationUsersWithDocumentAccess.
+const (
+	// MaxUsersWithAccess is the most users it lists: the most one access
+	// check names (identity.userIds) and the most recipients one
+	// notification names (notify.notifyUsers), so a caller that stores the
+	// list (svc-notify, as the notification's audience) stores no more
+	// than an explicit add could.
+	MaxUsersWithAccess = 1000
+	// MaxOrganizationUsersChecked is the most users of the organization it
+	// decides. Each accessCheckChunk of them is one permissions/get decision
+	// (about four store commands), so a call costs at most about 40
+	// commands however large the organization; a restricted document in a
+	// larger one must be asked about named users.
+	MaxOrganizationUsersChecked = 10 * accessCheckChunk
+	// accessCheckChunk is the most users one decision covers
+	// (identity.userIds, the limit of permissions/get).
+	accessCheckChunk = 1000
+)
+
+// OrganizationUsersWithDocumentAccess is UsersWithDocumentAccess for every
+// user of the organization: those with a membership in it at any level
+// (organization, folder or document, as users/add and permissions/add
+// make them). A user with no membership has no access to a document that
+// is not public, and is no user of the organization to list when it is
+// (public means anyone). Each is decided by the same
+// permissions/get decision, in userId order. More than
+// MaxOrganizationUsersChecked users, or more than MaxUsersWithAccess with
+// access, is FAILED_PRECONDITION: the caller must name the users. Nothing
+// is written.
+func (s *Service) OrganizationUsersWithDocumentAccess(ctx context.Context, ws, orgID, docID string) (DocumentAccess, error) {
+	users, err := s.store.OrganizationUserIDs(ctx, ws, orgID, MaxOrganizationUsersChecked+1)
+	if err != nil {
+		return DocumentAccess{}, err
+	}
+	if len(users) > MaxOrganizationUsersChecked {
+		return DocumentAccess{}, api.Errorf(api.FailedPrecondition,
+			"organization %s has more than %d users, too many to check for access to document %s one by one", orgID, MaxOrganizationUsersChecked, docID)
+	}
+	if len(users) == 0 {
+		found, err := s.documentExists(ctx, ws, orgID, docID)
+		return DocumentAccess{UserIDs: []string{}, DocumentFound: found}, err
+	}
+	out := DocumentAccess{UserIDs: []string{}, DocumentFound: true}
+	for start := 0; start < len(users) && out.DocumentFound; start += accessCheckChunk {
+		got, err := s.UsersWithDocumentAccess(ctx, ws, orgID, docID, users[start:min(start+accessCheckChunk, len(users))])
+		if err != nil {
+			return DocumentAccess{}, err
+		}
+		out.UserIDs = append(out.UserIDs, got.UserIDs...)
+		out.DocumentFound = got.DocumentFound
+		if len(out.UserIDs) > MaxUsersWithAccess {
+			return DocumentAccess{}, api.Errorf(api.FailedPrecondition,
+				"more than %d users of organization %s have access to document %s, too many to list", MaxUsersWithAccess, orgID, docID)
+		}
+	}
+	return out, nil
+}
