@@ -21,15 +21,19 @@ import (
 
 // standInIdentity serves docaccess.Path from a table of who has access to
 // which document (a document missing from it is unknown) and records what
-// it was asked. A service module imports no other service: the real
-// svc-identity decides in deploy/local/e2e (e2e_verify_access_test.go).
+// it was asked; docaccess.OrganizationPath answers those of them in
+// members (the organization's users), or, for document "crowd", too
+// many. A service module imports no other service: the real svc-identity
+// decides in deploy/local/e2e (e2e_verify_access_test.go).
 type standInIdentity struct {
 	*httptest.Server
-	access map[string][]string
-	status atomic.Int32 // answer every call with this HTTP status, when set
+	access  map[string][]string
+	members []string
+	status  atomic.Int32 // answer every call with this HTTP status, when set
 
-	mu    sync.Mutex
-	asked []docaccess.Request
+	mu       sync.Mutex
+	asked    []docaccess.Request
+	askedOrg []docaccess.OrganizationRequest
 }
 
 func newStandInIdentity(t *testing.T, access map[string][]string) *standInIdentity {
@@ -42,7 +46,7 @@ func newStandInIdentity(t *testing.T, access map[string][]string) *standInIdenti
 
 func (s *standInIdentity) serve(w http.ResponseWriter, r *http.Request) {
 	principal, err := servicetest.Signer.Verify(r.Header)
-	if err != nil || principal != internalauth.Service("notify") || r.URL.Path != docaccess.Path {
+	if err != nil || principal != internalauth.Service("notify") || (r.URL.Path != docaccess.Path && r.URL.Path != docaccess.OrganizationPath) {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"no"}}`))
 		return
@@ -50,6 +54,10 @@ func (s *standInIdentity) serve(w http.ResponseWriter, r *http.Request) {
 	if code := s.status.Load(); code != 0 {
 		w.WriteHeader(int(code))
 		_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"refused"}}`))
+		return
+	}
+	if r.URL.Path == docaccess.OrganizationPath {
+		s.serveOrganization(w, r)
 		return
 	}
 	var req struct {
@@ -212,19 +220,6 @@ func TestAddVerifiedRefusesWhatItCannotCheck(t *testing.T) {
 	idp := newStandInIdentity(t, map[string][]string{"d1": {"bob"}})
 	e := newEnv(t, svcnotify.Config{IdentityURL: idp.URL})
 
-	// The whole organization (the default, or said) cannot be filtered.
-	for name, b := range map[string]body{
-		"notifyAll by default": verified("x1", "d1"),
-		"notifyAll true":       verified("x2", "d1", set("notifyAll", true), set("notifyUsers", []body{user("bob")})),
-	} {
-		r := e.Fails(ws1, "/v2/notifications/add", b, http.StatusBadRequest, "INVALID_ARGUMENT")
-		if !strings.Contains(r.Error.Message, "notifyAll: false") || !strings.Contains(r.Error.Message, "notifyUsers") {
-			t.Errorf("%s: message %q does not tell to send notifyAll: false with notifyUsers", name, r.Error.Message)
-		}
-	}
-	if got := idp.calls(); len(got) != 0 {
-		t.Fatalf("identity was asked %v for adds refused before", got)
-	}
 	// Identity refusing the call (here: any refusal) is no answer about the
 	// users: INTERNAL, nothing stored.
 	idp.status.Store(http.StatusForbidden)

@@ -14,6 +14,9 @@ import (
 // of one (not configured, unreachable: UNAVAILABLE).
 type AccessChecker interface {
 	UsersWithAccess(ctx context.Context, ws, orgID, docID string, userIDs []string) (withAccess []string, documentFound bool, err error)
+	// OrganizationUsersWithAccess lists the organization's users with
+	// access, or fails with FAILED_PRECONDITION when there are too many.
+	OrganizationUsersWithAccess(ctx context.Context, ws, orgID, docID string) (withAccess []string, documentFound bool, err error)
 }
 
 // VerifiedAdd is what AddVerified did.
@@ -26,55 +29,71 @@ type VerifiedAdd struct {
 	// DocumentFound is false when svc-identity does not know the document
 	// (nobody has access then).
 	DocumentFound bool
+	// ToAll is set for a NotifyAll add: Audience are the organization's
+	// users with access, who see it on the "all" tab.
+	ToAll    bool
+	Audience []string
 }
 
-// AddVerified is Add for the recipients with access to the document only
+// AddVerified is Add for the users with access to the document only
 // (verifyUserPermissions): notifyUsers without access are not stored, a
 // recipientUser without access is withheld (Notification.WithheldRecipient).
-// When nobody is left nothing is written, which is an outcome, not an
-// error. The whole organization (NotifyAll) cannot be filtered user by user
-// and is refused, as is any add when access cannot be decided: it never
-// falls back to notifying without the check.
+// NotifyAll reaches the organization's users with access, not Everyone
+// (addVerifiedToAll). When nobody is left nothing is written, which is an
+// outcome, not an error. An add whose access cannot be decided is refused:
+// it never falls back to notifying without the check.
 func (s *Service) AddVerified(ctx context.Context, ws string, n Notification) (VerifiedAdd, error) {
 	if err := validateNew(n); err != nil {
 		return VerifiedAdd{}, err
 	}
-	if n.NotifyAll {
-		return VerifiedAdd{}, api.Errorf(api.InvalidArgument,
-			"verifyUserPermissions cannot filter notifyAll (every user of the organization, the default): send notifyAll: false with the recipients in notifyUsers")
-	}
 	if s.access == nil {
 		return VerifiedAdd{}, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured")
+	}
+	if n.NotifyAll {
+		return s.addVerifiedToAll(ctx, ws, n)
 	}
 	recipients := n.Recipients()
 	allowed, found, err := s.access.UsersWithAccess(ctx, ws, n.OrganizationID, n.DocumentID, recipients)
 	if err != nil {
 		return VerifiedAdd{}, err
 	}
+	out := VerifiedAdd{DocumentFound: found}
+	n = out.keepRecipients(n, allowed)
+	if len(out.Kept) == 0 {
+		return out, nil
+	}
+	return s.storeVerified(ctx, ws, n, out)
+}
+
+// keepRecipients sorts n's recipients into Kept (in allowed) and Dropped
+// and returns n without those dropped.
+func (v *VerifiedAdd) keepRecipients(n Notification, allowed []string) Notification {
 	has := make(map[string]bool, len(allowed))
 	for _, id := range allowed {
 		has[id] = true
 	}
-	out := VerifiedAdd{DocumentFound: found}
-	for _, id := range recipients {
+	for _, id := range n.Recipients() {
 		if has[id] {
-			out.Kept = append(out.Kept, id)
+			v.Kept = append(v.Kept, id)
 		} else {
-			out.Dropped = append(out.Dropped, id)
+			v.Dropped = append(v.Dropped, id)
 		}
-	}
-	if len(out.Kept) == 0 {
-		return out, nil
 	}
 	n.NotifyUsers = slices.DeleteFunc(slices.Clone(n.NotifyUsers), func(u User) bool { return !has[u.ID] })
 	if r := n.RecipientUserID(); r != "" && !has[r] {
 		n.WithheldRecipient = r
 	}
-	if out.Notification, err = s.Add(ctx, ws, n); err != nil {
+	return n
+}
+
+// storeVerified adds n, the outcome v of its check.
+func (s *Service) storeVerified(ctx context.Context, ws string, n Notification, v VerifiedAdd) (VerifiedAdd, error) {
+	var err error
+	if v.Notification, err = s.Add(ctx, ws, n); err != nil {
 		return VerifiedAdd{}, err
 	}
-	out.Stored = true
-	return out, nil
+	v.Stored = true
+	return v, nil
 }
 
 // maxNamed bounds the user ids a message lists.
@@ -83,6 +102,9 @@ const maxNamed = 10
 // Message says what was done for whom, naming (some of) the users left
 // out, for the caller to tell why someone was not notified.
 func (v VerifiedAdd) Message(docID string) string {
+	if v.ToAll {
+		return v.messageToAll(docID)
+	}
 	total := len(v.Kept) + len(v.Dropped)
 	switch {
 	case !v.DocumentFound:

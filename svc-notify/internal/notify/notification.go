@@ -49,6 +49,14 @@ type Notification struct {
 	// but they are not a recipient. Their data export and erasure still
 	// find the notification (Involved, the store's erase).
 	WithheldRecipient string
+	// AudienceVerified is set when a NotifyAll add verified permissions:
+	// the "all" tab of AudienceUsers shows it, not Everyone's.
+	AudienceVerified bool
+	// AudienceUsers are the users of the organization svc-identity found
+	// with access to the document at the add (sorted; recipients may be
+	// among them). They are no recipients (no "For You") and not involved
+	// (see Involved).
+	AudienceUsers []string
 }
 
 // RecipientUserID is displayHeadlineMessageTemplateData.recipientUser, sent
@@ -89,18 +97,32 @@ func (n Notification) Recipients() []string {
 }
 
 // Audience is who sees the notification on the "all" tab: the recipients,
-// plus Everyone when it was sent to the whole organization.
+// plus Everyone when it was sent to the whole organization, or, when that
+// add verified permissions, the AudienceUsers instead.
 func (n Notification) Audience() []string {
 	ids := n.Recipients()
-	if n.NotifyAll {
+	switch {
+	case n.NotifyAll && n.AudienceVerified:
+		ids = sortedSet(append(ids, n.AudienceUsers...))
+	case n.NotifyAll:
 		ids = append([]string{Everyone}, ids...)
 	}
 	return ids
 }
 
+// AudienceOnly are the AudienceUsers who are not recipients: on their
+// "all" tab only. Sorted.
+func (n Notification) AudienceOnly() []string {
+	recipients := n.Recipients()
+	return slices.DeleteFunc(sortedSet(n.AudienceUsers), func(id string) bool { return slices.Contains(recipients, id) })
+}
+
 // Involved is who the notification concerns in a user's data export: the
 // recipients, the user who acted and a withheld recipient (the headline
-// data names them).
+// data names them). AudienceUsers are not: the caller did not name them
+// (it sent the whole organization) and the notification says nothing
+// about them, as for Everyone's; their erasure takes them out of the
+// audience instead of deleting the notification for everyone.
 func (n Notification) Involved() []string {
 	return sortedSet(append(n.Recipients(), n.ActionUser.ID, n.WithheldRecipient))
 }

@@ -15,6 +15,7 @@ func TestDerivedUsers(t *testing.T) {
 		name                          string
 		n                             Notification
 		recipients, audience, involve []string
+		audienceOnly                  []string
 	}{
 		{
 			name:       "notifyUsers and recipientUser as a string",
@@ -42,6 +43,18 @@ func TestDerivedUsers(t *testing.T) {
 				HeadlineData: json.RawMessage(`{"recipientUser":{"userId":"r"}}`)},
 			recipients: []string{"b"}, audience: []string{"b"}, involve: []string{"a", "b", "r"},
 		},
+		{
+			name: "whole organization, verified: its users with access instead of Everyone, not involved",
+			n: Notification{ActionUser: user("a"), NotifyAll: true, NotifyUsers: []User{user("b")},
+				AudienceVerified: true, AudienceUsers: []string{"c", "b", "d"}},
+			recipients: []string{"b"}, audience: []string{"b", "c", "d"}, involve: []string{"a", "b"},
+			audienceOnly: []string{"c", "d"},
+		},
+		{
+			name:       "whole organization, verified, nobody else with access",
+			n:          Notification{ActionUser: user("a"), NotifyAll: true, NotifyUsers: []User{user("b")}, AudienceVerified: true},
+			recipients: []string{"b"}, audience: []string{"b"}, involve: []string{"a", "b"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +66,9 @@ func TestDerivedUsers(t *testing.T) {
 			}
 			if got := tt.n.Involved(); !slices.Equal(got, tt.involve) {
 				t.Errorf("Involved() = %q, want %q", got, tt.involve)
+			}
+			if got := tt.n.AudienceOnly(); !slices.Equal(got, tt.audienceOnly) {
+				t.Errorf("AudienceOnly() = %q, want %q", got, tt.audienceOnly)
 			}
 		})
 	}

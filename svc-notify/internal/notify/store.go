@@ -113,8 +113,10 @@ type Store interface {
 
 // UserEraseStore removes what concerns one user (GDPR erasure).
 type UserEraseStore interface {
-	// EraseUser deletes the notifications the user acted in or is
-	// addressed by, with their feed entries, and the user's notification
-	// configuration; it returns how many records went.
+	// EraseUser deletes the notifications the user is involved in (see
+	// Notification.Involved), with their feed entries, takes the user out
+	// of the audience (and read state) of those they are only in the
+	// AudienceUsers of, and deletes the user's notification
+	// configuration; it returns how many records went or changed.
 	EraseUser(ctx context.Context, ws, userID string) (int, error)
 }

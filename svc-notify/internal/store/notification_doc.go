@@ -41,6 +41,15 @@ type notificationDoc struct {
 	Rev              string    `bson:"rev"`
 	// WithheldRecipient: see notify.Notification; absent on most.
 	WithheldRecipient string `bson:"withheldRecipient,omitempty"`
+	// AudienceVerified, AudienceUsers: see notify.Notification; set only
+	// on a notifyAll add that verified permissions. visibleTo lists the
+	// users, so by_audience serves their "all" tab as a recipient's;
+	// audienceOnly (derived, notify.Notification.AudienceOnly) names those
+	// of them who are no recipient, so a "For You" or recipient query,
+	// which reads visibleTo too, leaves them out.
+	AudienceVerified bool     `bson:"audienceVerified,omitempty"`
+	AudienceUsers    []string `bson:"audienceUsers,omitempty"`
+	AudienceOnly     []string `bson:"audienceOnly,omitempty"`
 }
 
 func newNotificationDoc(ws string, n notify.Notification) (notificationDoc, error) {
@@ -54,6 +63,7 @@ func newNotificationDoc(ws string, n notify.Notification) (notificationDoc, erro
 		ReadBy: orEmpty(n.ReadBy), PersistReadFor: orEmpty(n.PersistReadFor),
 		VisibleTo: n.Audience(), FeedRefs: []feedRef{},
 		Timestamp: n.Timestamp, Rev: n.Rev, WithheldRecipient: n.WithheldRecipient,
+		AudienceVerified: n.AudienceVerified, AudienceUsers: n.AudienceUsers, AudienceOnly: n.AudienceOnly(),
 	}
 	var errs []error
 	convert := func(raw json.RawMessage) any {
@@ -89,6 +99,7 @@ func (d notificationDoc) domain() (notify.Notification, error) {
 		BodyMessage: d.BodyMessage, NotifyAll: d.NotifyAll, Context: convert(d.Context),
 		ResolverUsed: d.ResolverUsed, ReadBy: d.ReadBy, PersistReadFor: d.PersistReadFor,
 		Timestamp: d.Timestamp, Rev: d.Rev, WithheldRecipient: d.WithheldRecipient,
+		AudienceVerified: d.AudienceVerified, AudienceUsers: d.AudienceUsers,
 	}
 	if len(d.NotifyUsers) != len(d.NotifyUserIDs) {
 		errs = append(errs, errors.New("notifyUsers and notifyUserIds differ in length"))

@@ -85,6 +85,10 @@ func (m *Mongo) UpdateNotification(ctx context.Context, ws string, n notify.Noti
 		{Key: "visibleTo", Value: doc.VisibleTo}, {Key: "feedRefs", Value: slices.Concat(kept, added)},
 		{Key: "rev", Value: doc.Rev},
 	}
+	if doc.AudienceVerified {
+		// Who is a recipient may have changed (recipientUser).
+		set = append(set, bson.E{Key: "audienceOnly", Value: orEmpty(doc.AudienceOnly)})
+	}
 	// The revision in the filter makes the write conditional across
 	// processes (MongoDB); the lock does within this one (FerretDB).
 	res, err := m.notifications.UpdateOne(ctx, bson.D{{Key: "_id", Value: key}, {Key: "rev", Value: rev}}, bson.D{{Key: "$set", Value: set}})

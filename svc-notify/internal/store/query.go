@@ -20,9 +20,7 @@ func matchFilter(ws string, f notify.Filter, and bson.A) bson.D {
 		d = append(d, bson.E{Key: "id", Value: bson.D{{Key: "$in", Value: f.IDs}}})
 	}
 	if f.RecipientID != "" {
-		// The audience holds the direct recipients, and Everyone, which is
-		// never a user id.
-		and = append(and, bson.D{{Key: "visibleTo", Value: f.RecipientID}})
+		and = append(and, recipient(f.RecipientID)...)
 	}
 	if len(and) > 0 {
 		d = append(d, bson.E{Key: "$and", Value: and})
@@ -37,8 +35,7 @@ func listFilter(ws string, q notify.ListQuery) bson.D {
 	case q.VisibleTo != "":
 		and = append(and, bson.D{{Key: "visibleTo", Value: bson.D{{Key: "$in", Value: bson.A{notify.Everyone, q.VisibleTo}}}}})
 	case q.ForYou != "":
-		and = append(and,
-			bson.D{{Key: "visibleTo", Value: q.ForYou}},
+		and = append(append(and, recipient(q.ForYou)...),
 			bson.D{{Key: "$or", Value: bson.A{
 				bson.D{{Key: "readByUserIds", Value: bson.D{{Key: "$ne", Value: q.ForYou}}}},
 				bson.D{{Key: "persistReadForUsers", Value: q.ForYou}},
@@ -48,6 +45,18 @@ func listFilter(ws string, q notify.ListQuery) bson.D {
 		and = append(and, after(*q.After, q.Ascending)...)
 	}
 	return matchFilter(ws, q.Filter, and)
+}
+
+// recipient is "userID is a direct recipient". The audience (visibleTo)
+// holds the recipients, Everyone, which is never a user id, and the users
+// of a verified notifyAll, audienceOnly those of them who are not
+// recipients: the by_audience index serves the first condition, the
+// second only drops those entries (absent on most notifications).
+func recipient(userID string) bson.A {
+	return bson.A{
+		bson.D{{Key: "visibleTo", Value: userID}},
+		bson.D{{Key: "audienceOnly", Value: bson.D{{Key: "$ne", Value: userID}}}},
+	}
 }
 
 // after is the keyset condition "strictly after c" in (timestamp, id)
