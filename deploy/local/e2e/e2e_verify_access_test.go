@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,7 +52,16 @@ func TestVerifiedNotificationsFollowIdentity(t *testing.T) {
 	s := sharedStack(t)
 	s.vaSetup()
 
-	r := s.ok("/v2/notifications/add", vaNotification("n1", "member", "reader", "outsider"))
+	// The whole organization (notifyAll, the default): its users with
+	// access, decided now, see it on the "all" tab; only recipients get
+	// it on "For You".
+	r := s.ok("/v2/notifications/add", with(vaNotification("n0", "", "reader"), "notifyAll", true))
+	if d := r.DataMap(); d["success"] != true || !strings.Contains(d["message"].(string), "2 users") {
+		t.Fatalf("n0 answered %s, want success for 2 users", r.Raw)
+	}
+	s.vaTabs(t, "n0", map[string][2]bool{"member": {true, false}, "reader": {true, true}, "outsider": {false, false}})
+
+	r = s.ok("/v2/notifications/add", vaNotification("n1", "member", "reader", "outsider"))
 	if d := r.DataMap(); d["success"] != true || !strings.Contains(d["message"].(string), "outsider") {
 		t.Fatalf("n1 answered %s", r.Raw)
 	}
@@ -82,11 +92,28 @@ func TestVerifiedNotificationsFollowIdentity(t *testing.T) {
 		}
 	}
 
-	// The whole organization is not filtered: refused, nothing stored.
+	// The whole organization, now that the document is restricted: the
+	// reader (a grant of it) sees it, the member no longer; n0, added
+	// before, stays as it was decided.
 	all := vaNotification("n5", "")
-	s.fails("/v2/notifications/add", all, "INVALID_ARGUMENT", 400)
-	if got := s.vaRecipients("n5"); got != nil {
-		t.Fatalf("n5 stored for %v", got)
+	if r := s.ok("/v2/notifications/add", all); r.DataMap()["success"] != true {
+		t.Fatalf("n5 answered %s", r.Raw)
+	}
+	s.vaTabs(t, "n5", map[string][2]bool{"member": {false, false}, "reader": {true, false}, "outsider": {false, false}})
+	s.vaTabs(t, "n0", map[string][2]bool{"member": {true, false}})
+}
+
+// vaTabs checks, per user, whether notification id of org-va is on their
+// "all" and "For You" tabs.
+func (s *stack) vaTabs(t *testing.T, id string, want map[string][2]bool) {
+	t.Helper()
+	for user, w := range want {
+		for i, tab := range []string{"all", "forYou"} {
+			got := slices.Contains(s.e3NotificationIDs(s.ws, "org-va", map[string]any{"userId": user, "tab": tab}), id)
+			if got != w[i] {
+				t.Errorf("%s on %s's %s tab: %v, want %v", id, user, tab, got, w[i])
+			}
+		}
 	}
 }
 
