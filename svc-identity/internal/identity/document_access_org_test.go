@@ -23,12 +23,7 @@ func TestOrganizationUsersWithDocumentAccessDecidesEachMember(t *testing.T) {
 		t.Fatal(err)
 	}
 	soon := clk.t.Add(time.Hour).UnixMilli()
-	grant := func(user string, gs ...identity.Grant) {
-		t.Helper()
-		if err := svc.AddPermissions(ctx, "ws1", user, gs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	grant := granter(t, svc)
 	grant("member", identity.Grant{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer})
 	grant("invited", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1"})
 	grant("guest", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1", ExpiresAt: &soon})

@@ -30,12 +30,7 @@ func TestUsersWithDocumentAccessFollowsThePermissionRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	soon := clk.t.Add(time.Hour).UnixMilli()
-	grant := func(user string, gs ...identity.Grant) {
-		t.Helper()
-		if err := svc.AddPermissions(ctx, "ws1", user, gs); err != nil {
-			t.Fatal(err)
-		}
-	}
+	grant := granter(t, svc)
 	grant("member", identity.Grant{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer})
 	grant("invited", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1"})
 	grant("guest", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1", ExpiresAt: &soon})
@@ -101,5 +96,15 @@ func TestUsersWithDocumentAccessOfMissingDocuments(t *testing.T) {
 	}
 	if _, err := svc.UsersWithDocumentAccess(t.Context(), "ws1", "o1", "d1", []string{""}); !api.IsStatus(err, api.InvalidArgument) {
 		t.Errorf("no user: err = %v, want INVALID_ARGUMENT", err)
+	}
+}
+
+// granter gives users grants in workspace ws1, failing t on an error.
+func granter(t *testing.T, svc *identity.Service) func(user string, gs ...identity.Grant) {
+	return func(user string, gs ...identity.Grant) {
+		t.Helper()
+		if err := svc.AddPermissions(t.Context(), "ws1", user, gs); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
