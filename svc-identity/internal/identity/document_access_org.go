@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docaccess"
 )
 
 // Bounds of OrganizationUsersWithDocumentAccess.
@@ -13,16 +14,16 @@ const (
 	// notification names (notify.notifyUsers), so a caller that stores the
 	// list (svc-notify, as the notification's audience) stores no more
 	// than an explicit add could.
-	MaxUsersWithAccess = 1000
+	MaxUsersWithAccess = docaccess.MaxUsersWithAccess
 	// MaxOrganizationUsersChecked is the most users of the organization it
 	// decides. Each accessCheckChunk of them is one permissions/get decision
 	// (about four store commands), so a call costs at most about 40
 	// commands however large the organization; a restricted document in a
 	// larger one must be asked about named users.
-	MaxOrganizationUsersChecked = 10 * accessCheckChunk
+	MaxOrganizationUsersChecked = docaccess.MaxOrganizationUsersChecked
 	// accessCheckChunk is the most users one decision covers
 	// (identity.userIds, the limit of permissions/get).
-	accessCheckChunk = 1000
+	accessCheckChunk = docaccess.MaxUserIDs
 )
 
 // OrganizationUsersWithDocumentAccess is UsersWithDocumentAccess for every
