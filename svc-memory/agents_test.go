@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	svcmemory "github.com/opencollab/backend/svc-memory"
 )
@@ -258,6 +259,9 @@ func TestAgentGetErrorsAndPaging(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, svcmemory.Config{})
 	a := e.createAgent(ws1, validAgent("name", "A"))
+	// Custom agents list in creation order to the millisecond, then by
+	// their random ids: b must be created in a later millisecond to follow a.
+	time.Sleep(2 * time.Millisecond)
 	b := e.createAgent(ws1, validAgent("name", "B"))
 	e.fails(ws1, "/v2/agents/get", map[string]any{"agentId": "nope"}, http.StatusNotFound, "NOT_FOUND")
 	e.fails(ws1, "/v2/agents/get", map[string]any{"agentId": ""}, http.StatusBadRequest, "INVALID_ARGUMENT")
