@@ -30,14 +30,7 @@ func (s *standInIdentity) serveOrganization(w http.ResponseWriter, r *http.Reque
 		_, _ = w.Write([]byte(`{"error":{"status":"FAILED_PRECONDITION","message":"more than 1000 users of organization o1 have access to document crowd"}}`))
 		return
 	}
-	users, found := s.access[req.Data.DocumentID]
-	reply := docaccess.Reply{UserIDs: []string{}, DocumentFound: found}
-	for _, u := range s.members {
-		if slices.Contains(users, u) {
-			reply.UserIDs = append(reply.UserIDs, u)
-		}
-	}
-	_ = json.NewEncoder(w).Encode(map[string]any{"result": map[string]any{"status": "success", "message": "ok", "data": reply}})
+	s.reply(w, req.Data.DocumentID, s.members)
 }
 
 // organizationCalls returns the organization-wide questions identity got

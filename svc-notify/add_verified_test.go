@@ -67,9 +67,14 @@ func (s *standInIdentity) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.asked = append(s.asked, req.Data)
 	s.mu.Unlock()
-	users, found := s.access[req.Data.DocumentID]
+	s.reply(w, req.Data.DocumentID, req.Data.UserIDs)
+}
+
+// reply answers which of candidates have access to doc, in their order.
+func (s *standInIdentity) reply(w http.ResponseWriter, doc string, candidates []string) {
+	users, found := s.access[doc]
 	reply := docaccess.Reply{UserIDs: []string{}, DocumentFound: found}
-	for _, u := range req.Data.UserIDs {
+	for _, u := range candidates {
 		if slices.Contains(users, u) {
 			reply.UserIDs = append(reply.UserIDs, u)
 		}
