@@ -23,11 +23,15 @@ func (e *env) documentAccess(body map[string]any) docaccess.Reply {
 	if r.code != http.StatusOK {
 		e.t.Fatalf("document access: %d %s", r.code, r.raw)
 	}
-	var out docaccess.Reply
+	return r.accessReply()
+}
+
+// accessReply decodes the result.data of either docaccess route.
+func (r response) accessReply() docaccess.Reply {
+	out := docaccess.Reply{UserIDs: []string{}, DocumentFound: r.dataMap()["documentFound"].(bool)}
 	for _, id := range r.dataMap()["userIds"].([]any) {
 		out.UserIDs = append(out.UserIDs, id.(string))
 	}
-	out.DocumentFound = r.dataMap()["documentFound"].(bool)
 	return out
 }
 

@@ -18,16 +18,10 @@ import (
 func (e *env) organizationAccess(ws, doc string) (docaccess.Reply, response) {
 	e.t.Helper()
 	r := e.callAs(notifyPrincipal, docaccess.OrganizationPath, map[string]any{"workspaceId": ws, "organizationId": "o1", "documentId": doc})
-	var out docaccess.Reply
 	if r.code != http.StatusOK {
-		return out, r
+		return docaccess.Reply{}, r
 	}
-	out.UserIDs = []string{}
-	for _, id := range r.dataMap()["userIds"].([]any) {
-		out.UserIDs = append(out.UserIDs, id.(string))
-	}
-	out.DocumentFound = r.dataMap()["documentFound"].(bool)
-	return out, r
+	return r.accessReply(), r
 }
 
 func TestOrganizationDocumentAccessRoute(t *testing.T) {
