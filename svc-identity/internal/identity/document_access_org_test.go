@@ -16,17 +16,7 @@ func TestOrganizationUsersWithDocumentAccessDecidesEachMember(t *testing.T) {
 	svc, _, clk := newService(t)
 	ctx := t.Context()
 	addResources(t, svc, "o1", []string{"f1"}, []string{"open", "other"})
-	restricted, public := identity.Restricted, identity.Public
-	if _, err := svc.AddDocuments(ctx, "ws1", identity.AddDocumentsRequest{OrganizationID: "o1", Documents: []identity.DocumentInput{
-		{ID: "secret", AccessType: &restricted}, {ID: "pub", AccessType: &public},
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	soon := clk.t.Add(time.Hour).UnixMilli()
-	grant := granter(t, svc)
-	grant("member", identity.Grant{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer})
-	grant("invited", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1"})
-	grant("guest", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1", ExpiresAt: &soon})
+	grant := accessFixture(t, svc, clk)
 	grant("elsewhere", identity.Grant{Type: identity.ResourceDocument, ID: "other", OrganizationID: "o1"})
 	// Users of another organization or workspace are never listed.
 	addResources(t, svc, "o2", nil, []string{"secret"})

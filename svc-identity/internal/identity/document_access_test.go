@@ -23,17 +23,8 @@ func TestUsersWithDocumentAccessFollowsThePermissionRules(t *testing.T) {
 	svc, _, clk := newService(t)
 	ctx := t.Context()
 	addResources(t, svc, "o1", nil, []string{"open"})
-	restricted, public, off := identity.Restricted, identity.Public, true
-	if _, err := svc.AddDocuments(ctx, "ws1", identity.AddDocumentsRequest{OrganizationID: "o1", Documents: []identity.DocumentInput{
-		{ID: "secret", AccessType: &restricted}, {ID: "pub", AccessType: &public}, {ID: "off", Disabled: &off},
-	}}); err != nil {
-		t.Fatal(err)
-	}
-	soon := clk.t.Add(time.Hour).UnixMilli()
-	grant := granter(t, svc)
-	grant("member", identity.Grant{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer})
-	grant("invited", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1"})
-	grant("guest", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1", ExpiresAt: &soon})
+	off := true
+	accessFixture(t, svc, clk, identity.DocumentInput{ID: "off", Disabled: &off})
 
 	everyone := []string{"outsider", "member", "invited", "guest"}
 	tests := []struct {
@@ -107,4 +98,23 @@ func granter(t *testing.T, svc *identity.Service) func(user string, gs ...identi
 			t.Fatal(err)
 		}
 	}
+}
+
+// accessFixture adds to organization o1 of ws1 the documents "secret"
+// (restricted) and "pub" (public), and extra, and grants "member" the
+// organization, "invited" secret and "guest" secret for an hour. It
+// returns the granter for more.
+func accessFixture(t *testing.T, svc *identity.Service, clk *clock, extra ...identity.DocumentInput) func(user string, gs ...identity.Grant) {
+	t.Helper()
+	restricted, public := identity.Restricted, identity.Public
+	docs := append([]identity.DocumentInput{{ID: "secret", AccessType: &restricted}, {ID: "pub", AccessType: &public}}, extra...)
+	if _, err := svc.AddDocuments(t.Context(), "ws1", identity.AddDocumentsRequest{OrganizationID: "o1", Documents: docs}); err != nil {
+		t.Fatal(err)
+	}
+	soon := clk.t.Add(time.Hour).UnixMilli()
+	grant := granter(t, svc)
+	grant("member", identity.Grant{Type: identity.ResourceOrganization, ID: "o1", AccessRole: identity.RoleViewer})
+	grant("invited", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1"})
+	grant("guest", identity.Grant{Type: identity.ResourceDocument, ID: "secret", OrganizationID: "o1", ExpiresAt: &soon})
+	return grant
 }
