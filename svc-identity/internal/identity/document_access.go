@@ -29,19 +29,38 @@ func (s *Service) UsersWithDocumentAccess(ctx context.Context, ws, orgID, docID 
 	if len(users) == 0 {
 		return DocumentAccess{}, api.Errorf(api.InvalidArgument, "field userIds must name at least one user")
 	}
-	out := DocumentAccess{UserIDs: []string{}, DocumentFound: true}
-	perms, err := s.GetPermissions(ctx, ws, PermissionsQuery{
-		OrganizationID: orgID, UserIDs: users, DocumentIDs: []string{docID}, SkipExistenceCheck: true,
-	})
+	q, res, err := s.loadDocument(ctx, ws, orgID, docID)
+	if err != nil {
+		return DocumentAccess{}, err
+	}
+	return s.documentAccess(ctx, ws, q, res, users)
+}
+
+// loadDocument reads what deciding access to one document needs besides
+// the users' memberships: the organization, the document and its folders.
+func (s *Service) loadDocument(ctx context.Context, ws, orgID, docID string) (PermissionsQuery, resources, error) {
+	q := PermissionsQuery{OrganizationID: orgID, DocumentIDs: []string{docID}, SkipExistenceCheck: true}
+	res, err := s.loadResources(ctx, ws, q)
+	return q, res, err
+}
+
+// documentAccess decides users' access to q's one document, its resources
+// res loaded by loadDocument: callers deciding many users in chunks load
+// them once. A missing document reads no memberships: nobody has access.
+func (s *Service) documentAccess(ctx context.Context, ws string, q PermissionsQuery, res resources, users []string) (DocumentAccess, error) {
+	docID := q.DocumentIDs[0]
+	_, found := res.docs[docID]
+	out := DocumentAccess{UserIDs: []string{}, DocumentFound: found}
+	if !found {
+		return out, nil
+	}
+	q.UserIDs = users
+	perms, _, err := s.decide(ctx, ws, q, res)
 	if err != nil {
 		return DocumentAccess{}, err
 	}
 	for _, id := range users {
-		info := perms[id].Documents[docID]
-		if info.ErrorCode == CodeDoesNotExist {
-			out.DocumentFound = false
-		}
-		if info.AccessRole != "" {
+		if perms[id].Documents[docID].AccessRole != "" {
 			out.UserIDs = append(out.UserIDs, id)
 		}
 	}

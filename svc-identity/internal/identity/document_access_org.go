@@ -16,10 +16,10 @@ const (
 	// than an explicit add could.
 	MaxUsersWithAccess = docaccess.MaxUsersWithAccess
 	// MaxOrganizationUsersChecked is the most users of the organization it
-	// decides. Each accessCheckChunk of them is one permissions/get decision
-	// (about four store commands), so a call costs at most about 40
-	// commands however large the organization; a restricted document in a
-	// larger one must be asked about named users.
+	// decides. The organization, document and folders are read once, then
+	// each accessCheckChunk of users is one memberships read, so a call
+	// costs at most about 15 store commands however large the organization;
+	// a restricted document in a larger one must be asked about named users.
 	MaxOrganizationUsersChecked = docaccess.MaxOrganizationUsersChecked
 	// accessCheckChunk is the most users one decision covers
 	// (identity.userIds, the limit of permissions/get).
@@ -45,18 +45,20 @@ func (s *Service) OrganizationUsersWithDocumentAccess(ctx context.Context, ws, o
 		return DocumentAccess{}, api.Errorf(api.FailedPrecondition,
 			"organization %s has more than %d users, too many to check for access to document %s one by one", orgID, MaxOrganizationUsersChecked, docID)
 	}
-	if len(users) == 0 {
-		found, err := s.documentExists(ctx, ws, orgID, docID)
-		return DocumentAccess{UserIDs: []string{}, DocumentFound: found}, err
+	// The organization, document and folders are read once; each chunk
+	// reads its users' memberships.
+	q, res, err := s.loadDocument(ctx, ws, orgID, docID)
+	if err != nil {
+		return DocumentAccess{}, err
 	}
-	out := DocumentAccess{UserIDs: []string{}, DocumentFound: true}
+	_, found := res.docs[docID]
+	out := DocumentAccess{UserIDs: []string{}, DocumentFound: found}
 	for start := 0; start < len(users) && out.DocumentFound; start += accessCheckChunk {
-		got, err := s.UsersWithDocumentAccess(ctx, ws, orgID, docID, users[start:min(start+accessCheckChunk, len(users))])
+		got, err := s.documentAccess(ctx, ws, q, res, users[start:min(start+accessCheckChunk, len(users))])
 		if err != nil {
 			return DocumentAccess{}, err
 		}
 		out.UserIDs = append(out.UserIDs, got.UserIDs...)
-		out.DocumentFound = got.DocumentFound
 		if len(out.UserIDs) > MaxUsersWithAccess {
 			return DocumentAccess{}, api.Errorf(api.FailedPrecondition,
 				"more than %d users of organization %s have access to document %s, too many to list", MaxUsersWithAccess, orgID, docID)

@@ -44,11 +44,25 @@ func (s *Service) GetPermissions(ctx context.Context, ws string, q PermissionsQu
 	if err != nil {
 		return nil, err
 	}
+	out, missing, err := s.decide(ctx, ws, q, res)
+	if err != nil {
+		return nil, err
+	}
+	if missing && !q.SkipExistenceCheck {
+		return nil, api.Errorf(api.NotFound, "one or more requested resources do not exist").WithDetails(out)
+	}
+	return out, nil
+}
+
+// decide reports each user's access to res, the resources of q loaded
+// once (loadResources), and whether one of them does not exist. Its only
+// read is the users' memberships.
+func (s *Service) decide(ctx context.Context, ws string, q PermissionsQuery, res resources) (map[string]UserPermissions, bool, error) {
 	ms, err := s.store.UserMemberships(ctx, ws, GrantQuery{
 		OrganizationID: q.OrganizationID, UserIDs: q.UserIDs, FolderIDs: slices.Collect(maps.Keys(res.folders)), DocumentIDs: q.DocumentIDs,
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	byUser := grantsByUser(ms, s.now().UnixMilli())
 	out := make(map[string]UserPermissions, len(q.UserIDs))
@@ -58,10 +72,7 @@ func (s *Service) GetPermissions(ctx context.Context, ws string, q PermissionsQu
 		out[userID] = up
 		missing = missing || absent
 	}
-	if missing && !q.SkipExistenceCheck {
-		return nil, api.Errorf(api.NotFound, "one or more requested resources do not exist").WithDetails(out)
-	}
-	return out, nil
+	return out, missing, nil
 }
 
 // permissions builds one user's entry; missing reports whether a resource
