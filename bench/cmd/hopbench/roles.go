@@ -178,6 +178,7 @@ func serve(ctx context.Context, srv listening, h http.Handler, withPprof bool) e
 		mux := http.NewServeMux()
 		mux.HandleFunc("/debug/pprof/", pprof.Index)
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		go func() { _ = http.Serve(ln, mux) }()
 		pprofAddr = ln.Addr().String()
 	}

@@ -98,6 +98,9 @@ func run(ctx context.Context, o options) error {
 				return err
 			}
 		}
+		if round == 0 && o.profileDir != "" && o.wants("gateway") {
+			go traceGateway(s, o, len(order))
+		}
 		if err := measureLatency(ctx, o, s, order, res.lat); err != nil {
 			return err
 		}
@@ -131,6 +134,16 @@ func measureThroughput(ctx context.Context, s *stack, t *target, conc int, d tim
 		r.proxyCPU = t.proxy.cpu() - px0
 	}
 	return r, nil
+}
+
+// traceGateway writes an execution trace of the gateway taken during the
+// first latency run, which drives each of paths paths for o.slice in turn
+// (where the gateway's tail at a fixed rate comes from: bench/schedwait).
+func traceGateway(s *stack, o options, paths int) {
+	d := max(o.slice*time.Duration(paths)-time.Second, time.Second)
+	if err := traceExecution(s.gateway, o.profileDir, d); err != nil {
+		fmt.Fprintln(os.Stderr, "hopbench: trace:", err)
+	}
 }
 
 // profileBoth writes CPU profiles of the gateway and the upstream taken

@@ -172,13 +172,27 @@ func startTraceSink() (*traceSink, error) {
 
 // profileCPU fetches a CPU profile of p lasting d into dir/<name>.pprof.
 func profileCPU(p *proc, dir string, d time.Duration) error {
-	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", p.pprof, int(d.Seconds()))
+	return fetchProfile(p, "profile", d, filepath.Join(dir, p.name+".pprof"))
+}
+
+// traceExecution fetches an execution trace of p lasting d into
+// dir/<name>.trace (read it with bench/schedwait or go tool trace).
+func traceExecution(p *proc, dir string, d time.Duration) error {
+	return fetchProfile(p, "trace", d, filepath.Join(dir, p.name+".trace"))
+}
+
+// fetchProfile saves p's /debug/pprof/<kind> taken over d into path.
+func fetchProfile(p *proc, kind string, d time.Duration, path string) error {
+	url := fmt.Sprintf("http://%s/debug/pprof/%s?seconds=%d", p.pprof, kind, int(d.Seconds()))
 	resp, err := http.Get(url)
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	f, err := os.Create(filepath.Join(dir, p.name+".pprof"))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s of %s: %s", kind, p.name, resp.Status)
+	}
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
