@@ -56,6 +56,7 @@ func (tl *timeline) quantile(q float64) time.Duration {
 func (tl *timeline) report(w io.Writer) {
 	fmt.Fprintf(w, "%d waits from ready to running; p50 %v, p90 %v, p99 %v, p99.9 %v; %d GC cycles\n\n",
 		len(tl.waits), us(tl.quantile(0.5)), us(tl.quantile(0.9)), us(tl.quantile(0.99)), us(tl.quantile(0.999)), tl.gcs)
+	fmt.Fprintf(w, "goroutines ran %v in all (their own work and the system calls they make; the scheduler's and the runtime's threads' time is not in it)\n\n", tl.running().Round(time.Microsecond))
 	fmt.Fprintln(w, "| wait | count | mean | another goroutine running meanwhile |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, b := range tl.buckets() {
@@ -72,3 +73,12 @@ func (tl *timeline) report(w io.Writer) {
 
 // us prints d in whole microseconds, as hopbench does.
 func us(d time.Duration) string { return fmt.Sprintf("%d µs", d.Microseconds()) }
+
+// running is the time goroutines spent running, summed over them.
+func (tl *timeline) running() time.Duration {
+	var d time.Duration
+	for _, r := range tl.runs {
+		d += r.length()
+	}
+	return d
+}

@@ -60,6 +60,9 @@ func TestWaitsBehindAnotherGoroutineAreCountedAsBusy(t *testing.T) {
 	if p := tl.quantile(0.999); p < busy*2/3 {
 		t.Errorf("p99.9 wait %v, want about the %v the P was kept", p, busy)
 	}
+	if ran := tl.running(); ran < rounds*busy {
+		t.Errorf("goroutines ran %v in all, want at least the %v the sender spun", ran, rounds*busy)
+	}
 	if tl.gcs < 1 {
 		t.Errorf("%d GC cycles, want the one the test ran", tl.gcs)
 	}
@@ -72,7 +75,7 @@ func TestReportShowsTheWaitsByLength(t *testing.T) {
 	}
 	var out strings.Builder
 	tl.report(&out)
-	for _, want := range []string{"waits from ready to running", "| ≥ 200 µs | ", "GC cycles"} {
+	for _, want := range []string{"waits from ready to running", "| ≥ 200 µs | ", "GC cycles", "goroutines ran "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
