@@ -38,10 +38,24 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 npm_jobs=()
+# npm can stall for good on a registry connection (seen: an install sat
+# with open connections and no progress for over ten minutes, past npm's
+# own fetch timeout), which would hang the whole run. Each attempt is
+# bounded (an install takes 7-40 s here) and a stalled or failed one is
+# tried again: npm ci starts from an empty node_modules, and the tarballs
+# already fetched come from npm's cache.
+npm_install() {
+  local tool=$1 attempt
+  for attempt in 1 2 3; do
+    timeout -k 10 240 npm ci --prefix "tools/$tool" --no-audit --no-fund && return 0
+    echo "npm ci in tools/$tool: attempt $attempt failed or stalled (exit $?)"
+  done
+  return 1
+}
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   for tool in yjscheck realtimecheck tiptapcheck docscheck; do
     echo "npm ci --prefix tools/$tool (in the background)"
-    npm ci --prefix "tools/$tool" --no-audit --no-fund >"$scratch/$tool" 2>&1 &
+    npm_install "$tool" >"$scratch/$tool" 2>&1 &
     npm_jobs+=("$!:$tool")
   done
 else
