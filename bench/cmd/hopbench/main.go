@@ -73,7 +73,7 @@ func main() {
 	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
 	flag.Float64Var(&o.equalShare, "equal-share", 0.8, "run every path open loop at this share of the slowest proxy's throughput too, for the upstream's CPU per request at one rate (0: no equal-rate runs)")
 	flag.BoolVar(&o.latencyOnly, "latency-only", false, "only the fixed-rate latency runs (no throughput runs)")
-	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) and an execution trace of the gateway (first latency run) to this directory")
+	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) and execution traces of the gateway and the sketch (first latency run) to this directory")
 	flag.Parse()
 
 	benchkit.Main("hopbench", func(ctx context.Context) (int, error) {
@@ -81,7 +81,7 @@ func main() {
 		case "upstream":
 			return 0, runUpstream(ctx, secret, o.upServer, withPprof)
 		case "sketch":
-			return 0, runSketch(ctx, upstream)
+			return 0, runSketch(ctx, upstream, withPprof)
 		case "gateway":
 			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 		case "":

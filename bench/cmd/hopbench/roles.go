@@ -169,19 +169,28 @@ type listening interface {
 // withPprof the profiling endpoints listen on a second port, announced on
 // the same line.
 func serve(ctx context.Context, srv listening, h http.Handler, withPprof bool) error {
-	pprofAddr := "-"
-	if withPprof {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		mux := http.NewServeMux()
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		go func() { _ = http.Serve(ln, mux) }()
-		pprofAddr = ln.Addr().String()
+	pprofAddr, err := servePprof(withPprof)
+	if err != nil {
+		return err
 	}
 	fmt.Println(srv.Addr(), pprofAddr)
 	return srv.Serve(ctx, h)
+}
+
+// servePprof serves the profiling endpoints on a port of their own and
+// returns its address; "-" without withPprof.
+func servePprof(withPprof bool) (string, error) {
+	if !withPprof {
+		return "-", nil
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	go func() { _ = http.Serve(ln, mux) }()
+	return ln.Addr().String(), nil
 }

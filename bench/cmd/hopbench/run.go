@@ -98,8 +98,8 @@ func run(ctx context.Context, o options) error {
 				return err
 			}
 		}
-		if round == 0 && o.profileDir != "" && o.wants("gateway") {
-			go traceGateway(s, o, len(order))
+		if round == 0 && o.profileDir != "" {
+			traceProxies(s, o, len(order))
 		}
 		if err := measureLatency(ctx, o, s, order, res.lat); err != nil {
 			return err
@@ -136,13 +136,21 @@ func measureThroughput(ctx context.Context, s *stack, t *target, conc int, d tim
 	return r, nil
 }
 
-// traceGateway writes an execution trace of the gateway taken during the
-// first latency run, which drives each of paths paths for o.slice in turn
-// (where the gateway's tail at a fixed rate comes from: bench/schedwait).
-func traceGateway(s *stack, o options, paths int) {
+// traceProxies writes execution traces of the gateway and the sketch
+// (those measured) taken during the first latency run, which drives each
+// of paths paths for o.slice in turn (where a proxy's tail at a fixed rate
+// comes from: bench/schedwait).
+func traceProxies(s *stack, o options, paths int) {
 	d := max(o.slice*time.Duration(paths)-time.Second, time.Second)
-	if err := traceExecution(s.gateway, o.profileDir, d); err != nil {
-		fmt.Fprintln(os.Stderr, "hopbench: trace:", err)
+	for _, p := range []*proc{s.gateway, s.sketch} {
+		if p == nil || !o.wants(p.name) {
+			continue
+		}
+		go func() {
+			if err := traceExecution(p, o.profileDir, d); err != nil {
+				fmt.Fprintln(os.Stderr, "hopbench: trace:", err)
+			}
+		}()
 	}
 }
 

@@ -50,13 +50,17 @@ type sketchLoop struct {
 }
 
 // runSketch serves on one loop per GOMAXPROCS until ctx ends.
-func runSketch(ctx context.Context, upstream string) error {
+func runSketch(ctx context.Context, upstream string, withPprof bool) error {
+	pprofAddr, err := servePprof(withPprof)
+	if err != nil {
+		return err
+	}
 	port, errc, stop, err := startSketch(upstream, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return err
 	}
 	defer stop()
-	fmt.Println("127.0.0.1:"+strconv.Itoa(port), "-")
+	fmt.Println("127.0.0.1:"+strconv.Itoa(port), pprofAddr)
 	select {
 	case <-ctx.Done():
 		return nil

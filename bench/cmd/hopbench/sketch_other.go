@@ -7,6 +7,6 @@ import (
 	"errors"
 )
 
-func runSketch(context.Context, string) error {
+func runSketch(context.Context, string, bool) error {
 	return errors.New("the sketch target runs on Linux only (epoll)")
 }

@@ -75,7 +75,7 @@ func startStack(dir string, o options) (*stack, error) {
 		}
 	}
 	if o.wants("sketch") {
-		if s.sketch, err = startRole(dir, "sketch", []string{"-upstream", s.upstream.addr}, gwEnv); err != nil {
+		if s.sketch, err = startRole(dir, "sketch", []string{"-upstream", s.upstream.addr, pprofArg}, gwEnv); err != nil {
 			s.close()
 			return nil, err
 		}
