@@ -44,6 +44,8 @@ type options struct {
 	// throughput (equalrate.go); 0: none.
 	equalShare float64
 	latencyRT  bool
+	// warmup is how long every path is driven before the first round.
+	warmup time.Duration
 }
 
 func (o options) wants(name string) bool { return slices.Contains(o.targets, name) }
@@ -64,6 +66,7 @@ func main() {
 	flag.StringVar(&inbound, "inbound", "h1", "internal: the gateway's inbound server (gateway role)")
 	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; every run of a round is repeated in each")
 	flag.DurationVar(&o.slice, "slice", 4*time.Second, "length of each measured run")
+	flag.DurationVar(&o.warmup, "warmup", 6*time.Second, "closed-loop warm-up of every path before the first round, long enough for the gateway's heap to be collected (a fresh heap costs a page fault per new page)")
 	flag.StringVar(&concs, "concurrency", "16,64", "connections of the throughput runs")
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
