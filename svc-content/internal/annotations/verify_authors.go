@@ -2,10 +2,9 @@ package annotations
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docaccess"
 )
 
 // AccessChecker says which users have access to a document: svc-identity's
@@ -21,9 +20,6 @@ func (s *Service) WithAccess(a AccessChecker) *Service {
 	s.access = a
 	return s
 }
-
-// maxNamedAuthors bounds the user ids a refusal lists.
-const maxNamedAuthors = 10
 
 // verifyAuthors is verifyUserPermissions: every comment's author (its
 // from.userId; an annotation's author is its first comment's) must have
@@ -52,26 +48,10 @@ func (s *Service) verifyAuthors(ctx context.Context, sc Scope, comments []Commen
 			"verifyUserPermissions: document %s does not exist in organization %s (organizations/documents/add), so no author has access; nothing was written",
 			sc.DocumentID, sc.OrganizationID)
 	}
-	has := make(map[string]bool, len(allowed))
-	for _, id := range allowed {
-		has[id] = true
-	}
-	var denied []string
-	for _, id := range authors {
-		if !has[id] {
-			denied = append(denied, id)
-		}
-	}
+	_, denied := docaccess.Partition(authors, allowed)
 	if len(denied) == 0 {
 		return nil
 	}
 	return api.Errorf(api.PermissionDenied,
-		"verifyUserPermissions: %d author(s) without access to document %s: %s; nothing was written", len(denied), sc.DocumentID, namedAuthors(denied))
-}
-
-func namedAuthors(ids []string) string {
-	if len(ids) <= maxNamedAuthors {
-		return strings.Join(ids, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(ids[:maxNamedAuthors], ", "), len(ids)-maxNamedAuthors)
+		"verifyUserPermissions: %d author(s) without access to document %s: %s; nothing was written", len(denied), sc.DocumentID, docaccess.NameUsers(denied))
 }

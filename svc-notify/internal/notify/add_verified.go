@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docaccess"
 )
 
 // AccessChecker says which users have access to a document: svc-identity's
@@ -68,19 +68,13 @@ func (s *Service) AddVerified(ctx context.Context, ws string, n Notification) (V
 // keepRecipients sorts n's recipients into Kept (in allowed) and Dropped
 // and returns n without those dropped.
 func (v *VerifiedAdd) keepRecipients(n Notification, allowed []string) Notification {
-	has := make(map[string]bool, len(allowed))
-	for _, id := range allowed {
-		has[id] = true
+	v.Kept, v.Dropped = docaccess.Partition(n.Recipients(), allowed)
+	kept := make(map[string]bool, len(v.Kept))
+	for _, id := range v.Kept {
+		kept[id] = true
 	}
-	for _, id := range n.Recipients() {
-		if has[id] {
-			v.Kept = append(v.Kept, id)
-		} else {
-			v.Dropped = append(v.Dropped, id)
-		}
-	}
-	n.NotifyUsers = slices.DeleteFunc(slices.Clone(n.NotifyUsers), func(u User) bool { return !has[u.ID] })
-	if r := n.RecipientUserID(); r != "" && !has[r] {
+	n.NotifyUsers = slices.DeleteFunc(slices.Clone(n.NotifyUsers), func(u User) bool { return !kept[u.ID] })
+	if r := n.RecipientUserID(); r != "" && !kept[r] {
 		n.WithheldRecipient = r
 	}
 	return n
@@ -96,9 +90,6 @@ func (s *Service) storeVerified(ctx context.Context, ws string, n Notification, 
 	return v, nil
 }
 
-// maxNamed bounds the user ids a message lists.
-const maxNamed = 10
-
 // Message says what was done for whom, naming (some of) the users left
 // out, for the caller to tell why someone was not notified.
 func (v VerifiedAdd) Message(docID string) string {
@@ -110,18 +101,10 @@ func (v VerifiedAdd) Message(docID string) string {
 	case !v.DocumentFound:
 		return fmt.Sprintf("No notification added: document %s does not exist in the organization, so none of the %d recipients has access.", docID, total)
 	case !v.Stored:
-		return fmt.Sprintf("No notification added: none of the %d recipients has access to document %s (%s).", total, docID, named(v.Dropped))
+		return fmt.Sprintf("No notification added: none of the %d recipients has access to document %s (%s).", total, docID, docaccess.NameUsers(v.Dropped))
 	case len(v.Dropped) == 0:
 		return fmt.Sprintf("Notification added for all %d recipients; each has access to document %s.", total, docID)
 	}
 	return fmt.Sprintf("Notification added for %d of %d recipients; without access to document %s, not notified: %s.",
-		len(v.Kept), total, docID, named(v.Dropped))
-}
-
-// named lists ids, the first maxNamed of them.
-func named(ids []string) string {
-	if len(ids) <= maxNamed {
-		return strings.Join(ids, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(ids[:maxNamed], ", "), len(ids)-maxNamed)
+		len(v.Kept), total, docID, docaccess.NameUsers(v.Dropped))
 }

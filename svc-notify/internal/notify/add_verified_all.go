@@ -3,9 +3,9 @@ package notify
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/docaccess"
 )
 
 // addVerifiedToAll is AddVerified of a NotifyAll notification: svc-identity
@@ -28,9 +28,7 @@ func (s *Service) addVerifiedToAll(ctx context.Context, ws string, n Notificatio
 	out := VerifiedAdd{DocumentFound: found, ToAll: true, Audience: audience}
 	// A recipient listed among the organization's users has access; one
 	// who is not may still have (a public document is anyone's): asked.
-	recipients := n.Recipients()
-	unlisted := slices.DeleteFunc(slices.Clone(recipients), func(id string) bool { return slices.Contains(audience, id) })
-	allowed := slices.DeleteFunc(slices.Clone(recipients), func(id string) bool { return slices.Contains(unlisted, id) })
+	allowed, unlisted := docaccess.Partition(n.Recipients(), audience)
 	if len(unlisted) > 0 && found {
 		more, _, err := s.access.UsersWithAccess(ctx, ws, n.OrganizationID, n.DocumentID, unlisted)
 		if err != nil {
@@ -50,7 +48,7 @@ func (s *Service) addVerifiedToAll(ctx context.Context, ws string, n Notificatio
 func (v VerifiedAdd) messageToAll(docID string) string {
 	left := ""
 	if len(v.Dropped) > 0 {
-		left = fmt.Sprintf("; recipients without access, not notified: %s", named(v.Dropped))
+		left = fmt.Sprintf("; recipients without access, not notified: %s", docaccess.NameUsers(v.Dropped))
 	}
 	switch {
 	case !v.DocumentFound:
