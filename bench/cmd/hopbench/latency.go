@@ -16,6 +16,7 @@ import (
 // faster or slower path kept it, as it does in the throughput runs.
 type latency struct {
 	rounds   [][]time.Duration
+	pieces   [][]time.Duration // every piece of every round, in turn order
 	failures int
 	cpu      throughput
 }
@@ -78,6 +79,7 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 				lat[t.name] = &latency{}
 			}
 			l := lat[t.name]
+			l.pieces = append(l.pieces, samples)
 			l.failures += fails
 			l.cpu.requests += len(samples)
 			l.cpu.upstreamCPU += s.upstream.cpu() - up0
@@ -174,16 +176,6 @@ func (l *latency) added(base *latency, q float64) time.Duration {
 		d[i] = a[i] - b[i]
 	}
 	return median(d)
-}
-
-// spread is how far l's q-quantile moved between rounds (largest minus
-// smallest round).
-func (l *latency) spread(q float64) time.Duration {
-	r := l.perRound(q)
-	if len(r) == 0 {
-		return 0
-	}
-	return slices.Max(r) - slices.Min(r)
 }
 
 // median of ds (sorted in place); the mean of the middle two for an even
