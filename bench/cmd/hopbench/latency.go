@@ -44,6 +44,13 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 		}
 		defer func() { _ = setRealtime(s.pids(), false) }()
 	}
+	if o.pollIdle {
+		release, err := holdPollIdle()
+		if err != nil {
+			return fmt.Errorf("polling idle CPUs for the latency runs (-poll-idle=false to go without): %w", err)
+		}
+		defer release()
+	}
 	conns := make([][]*rawConn, len(ts))
 	defer func() {
 		for _, cs := range conns {

@@ -44,6 +44,7 @@ type options struct {
 	// throughput (equalrate.go); 0: none.
 	equalShare float64
 	latencyRT  bool
+	pollIdle   bool
 	// warmup is how long every path is driven before the first round.
 	warmup time.Duration
 }
@@ -74,6 +75,7 @@ func main() {
 	flag.StringVar(&o.upServer, "upstream-server", upstreamNetHTTP, "the upstream's HTTP server: net/http (pkg/server, as our services run) or h1 (the gateway's, header map filled)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
+	flag.BoolVar(&o.pollIdle, "poll-idle", false, "during the fixed-rate runs, keep idle CPUs polling instead of halting (Linux PM QoS, /dev/cpu_dma_latency at 0, needs root): on a virtual machine a halted CPU is woken through the host")
 	flag.Float64Var(&o.equalShare, "equal-share", 0.8, "run every path open loop at this share of the slowest proxy's throughput too, for the upstream's CPU per request at one rate (0: no equal-rate runs)")
 	flag.BoolVar(&o.latencyOnly, "latency-only", false, "only the fixed-rate latency runs (no throughput runs)")
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) and execution traces of the gateway and the sketch (first latency run) to this directory")

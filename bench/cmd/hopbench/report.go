@@ -99,6 +99,9 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 	if o.latencyRT {
 		sched = "load generator, upstream and proxies in SCHED_RR"
 	}
+	if o.pollIdle {
+		sched += ", idle CPUs polling"
+	}
 	fmt.Fprintf(w, "\nOpen loop at %d req/s, %d warm connections, paths taken in turn for %s at a time, %s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round); by piece: median over every %s piece of its p99 minus direct's in the same turn, [interval]\n\n",
 		o.rate, latencyWorkers, latencyPiece, sched, o.rounds, latencyPiece)
 	fmt.Fprintln(w, "| path | p50 | p99 | p99 per round | added p50 | added p99 | added p99 by piece | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |\n|---|---|---|---|---|---|---|---|---|---|---|")
