@@ -69,6 +69,7 @@ func (tl *timeline) report(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %v | %.0f %% |\n", span, b.count, us(b.total/time.Duration(b.count)), 100*float64(b.busy)/float64(max(b.total, 1)))
 	}
+	tl.reportKinds(w, 12)
 }
 
 // us prints d in whole microseconds, as hopbench does.

@@ -19,11 +19,19 @@ type span struct{ from, to trace.Time }
 
 func (s span) length() time.Duration { return time.Duration(s.to - s.from) }
 
+// run is a stretch of one goroutine running.
+type run struct {
+	span
+	g trace.GoID
+}
+
 // timeline is what one trace says about its goroutines: every wait from
-// ready to running, every stretch of running, and the GC cycles.
+// ready to running, every stretch of running, what each goroutine is (its
+// outermost function), and the GC cycles.
 type timeline struct {
 	waits []span
-	runs  []span // sorted by start
+	runs  []run // sorted by start
+	kinds map[trace.GoID]string
 	gcs   int
 }
 
@@ -33,7 +41,7 @@ func readTimeline(r io.Reader) (*timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	tl := &timeline{}
+	tl := &timeline{kinds: map[trace.GoID]string{}}
 	readyAt := map[trace.GoID]trace.Time{}
 	runningAt := map[trace.GoID]trace.Time{}
 	for {
@@ -53,7 +61,7 @@ func readTimeline(r io.Reader) (*timeline, error) {
 			tl.transition(ev, readyAt, runningAt)
 		}
 	}
-	slices.SortFunc(tl.runs, func(a, b span) int { return int(a.from - b.from) })
+	slices.SortFunc(tl.runs, func(a, b run) int { return int(a.from - b.from) })
 	return tl, nil
 }
 
@@ -63,10 +71,15 @@ func (tl *timeline) transition(ev trace.Event, readyAt, runningAt map[trace.GoID
 		return
 	}
 	id, t := st.Resource.Goroutine(), ev.Time()
+	if _, known := tl.kinds[id]; !known {
+		if k := outermost(st.Stack); k != "" {
+			tl.kinds[id] = k
+		}
+	}
 	from, to := st.Goroutine()
 	if from == trace.GoRunning {
 		if at, ok := runningAt[id]; ok {
-			tl.runs = append(tl.runs, span{at, t})
+			tl.runs = append(tl.runs, run{span{at, t}, id})
 			delete(runningAt, id)
 		}
 	}
@@ -85,14 +98,33 @@ func (tl *timeline) transition(ev trace.Event, readyAt, runningAt map[trace.GoID
 // busyDuring is how much of w other goroutines spent running (summed over
 // every P, so with several Ps it can pass w's length; callers cap it).
 func (tl *timeline) busyDuring(w span) time.Duration {
+	var busy time.Duration
+	tl.overlaps(w, func(_ run, d time.Duration) { busy += d })
+	return busy
+}
+
+// overlaps calls f with every run that overlaps w and how long it did.
+func (tl *timeline) overlaps(w span, f func(run, time.Duration)) {
 	// Runs are sorted by start; one that started long before w may still
 	// overlap it, so the search starts a generous 10 ms earlier.
-	i, _ := slices.BinarySearchFunc(tl.runs, w.from-trace.Time(10*time.Millisecond), func(r span, t trace.Time) int { return int(r.from - t) })
-	var busy time.Duration
+	i, _ := slices.BinarySearchFunc(tl.runs, w.from-trace.Time(10*time.Millisecond), func(r run, t trace.Time) int { return int(r.from - t) })
 	for ; i < len(tl.runs) && tl.runs[i].from < w.to; i++ {
 		if lo, hi := max(tl.runs[i].from, w.from), min(tl.runs[i].to, w.to); hi > lo {
-			busy += time.Duration(hi - lo)
+			f(tl.runs[i], time.Duration(hi-lo))
 		}
 	}
-	return busy
+}
+
+// outermost is the function a goroutine started in: the last frame of
+// its stack short of runtime.goexit, "" for an empty stack. A goroutine
+// created during the trace shows it at creation; one that already existed
+// at its first event (the stack where it was blocked, say).
+func outermost(s trace.Stack) string {
+	k := ""
+	for f := range s.Frames() {
+		if f.Func != "runtime.goexit" {
+			k = f.Func
+		}
+	}
+	return k
 }

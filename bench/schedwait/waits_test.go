@@ -82,6 +82,35 @@ func TestReportShowsTheWaitsByLength(t *testing.T) {
 	}
 }
 
+// The echo's long waits are spent behind the test's goroutine, which
+// spins: the kinds name it (testing.tRunner runs every test) as what ran
+// during them, and the echo by its own function.
+func TestLongWaitsNameWhatRanMeanwhile(t *testing.T) {
+	tl, err := readTimeline(bytes.NewReader(recordPingPong(t, 30, 300*time.Microsecond)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	behind := tl.behindKinds()
+	if len(behind) == 0 || behind[0].kind != "testing.tRunner" {
+		t.Fatalf("what ran during the long waits, most first: %v; want testing.tRunner first", behind)
+	}
+	if behind[0].d < 30*200*time.Microsecond {
+		t.Errorf("testing.tRunner ran %v during the long waits, want most of 30 × 300 µs", behind[0].d)
+	}
+	echo := false
+	for _, k := range tl.runningKinds() {
+		echo = echo || strings.HasSuffix(k.kind, "recordPingPong.func1")
+	}
+	if !echo {
+		t.Errorf("the echo goroutine is not among the kinds: %v", tl.runningKinds())
+	}
+	var out strings.Builder
+	tl.report(&out)
+	if !strings.Contains(out.String(), "| testing.tRunner | ") {
+		t.Errorf("report lacks the kinds table:\n%s", out.String())
+	}
+}
+
 func TestNotATraceIsAnError(t *testing.T) {
 	if _, err := readTimeline(strings.NewReader("not a trace")); err == nil {
 		t.Fatal("want an error for bytes that are no execution trace")
