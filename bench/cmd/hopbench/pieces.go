@@ -85,6 +85,10 @@ func binomialCDF(n, k int) float64 {
 	return sum
 }
 
+// minConfidence is the least confidence of an interval that is judged:
+// 5 pairs give 94 %, 4 only 88 % (their whole range).
+const minConfidence = 0.9
+
 // verdict judges the estimate against a goal of at most goal: met when
 // the whole interval is within it, missed when the whole interval is
 // over it, otherwise not judged.
@@ -92,6 +96,8 @@ func (e pairedEstimate) verdict(goal time.Duration) string {
 	switch {
 	case e.pairs == 0:
 		return "not measured"
+	case e.confidence < minConfidence:
+		return fmt.Sprintf("not judged: %d pieces are too few for a %.0f %% interval (more -rounds or a longer -slice)", e.pairs, 100*minConfidence)
 	case e.high <= goal, e.low > goal:
 		return benchkit.Verdict(e.high <= goal)
 	}
