@@ -15,10 +15,10 @@ import (
 // path, the upstream's CPU per request does not depend on how busy a
 // faster or slower path kept it, as it does in the throughput runs.
 type latency struct {
-	rounds   [][]time.Duration
-	pieces   [][]time.Duration // every piece of every round, in turn order
-	failures int
-	cpu      throughput
+	pieces         [][]time.Duration // every piece of every round, in turn order
+	piecesPerRound int               // pieces a round: a round's samples are its pieces'
+	failures       int
+	cpu            throughput
 }
 
 // latencyWorkers is how many connections carry the fixed-rate load: each
@@ -66,7 +66,6 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 		}
 	}
 	pieces := max(1, int(o.slice/latencyPiece))
-	round := make([][]time.Duration, len(ts))
 	for range pieces {
 		for i, t := range ts {
 			var (
@@ -81,9 +80,8 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 			if err != nil {
 				return fmt.Errorf("%s at %d/s: %w", t.name, o.rate, err)
 			}
-			round[i] = append(round[i], samples...)
 			if lat[t.name] == nil {
-				lat[t.name] = &latency{}
+				lat[t.name] = &latency{piecesPerRound: pieces}
 			}
 			l := lat[t.name]
 			l.pieces = append(l.pieces, samples)
@@ -92,9 +90,6 @@ func measureLatency(ctx context.Context, o options, s *stack, ts []*target, lat 
 			l.cpu.upstreamCPU += s.upstream.cpu() - up0
 			l.cpu.proxyCPU += t.proxyCPU() - px0
 		}
-	}
-	for i, t := range ts {
-		lat[t.name].rounds = append(lat[t.name].rounds, round[i])
 	}
 	return nil
 }
@@ -162,9 +157,10 @@ func (l *latency) perRound(q float64) []time.Duration {
 	if l == nil {
 		return nil
 	}
-	out := make([]time.Duration, len(l.rounds))
-	for i, s := range l.rounds {
-		out[i] = quantile(s, q)
+	n := max(l.piecesPerRound, 1)
+	out := make([]time.Duration, len(l.pieces)/n)
+	for i := range out {
+		out[i] = quantile(slices.Concat(l.pieces[i*n:(i+1)*n]...), q)
 	}
 	return out
 }

@@ -24,8 +24,9 @@ func TestLatencyIsTheMedianOfRounds(t *testing.T) {
 		}
 		return append(s, ms(tail, tail)...)
 	}
-	direct := &latency{rounds: [][]time.Duration{round(1, 2), round(1, 900), round(1, 4)}}
-	proxy := &latency{rounds: [][]time.Duration{round(1, 3), round(1, 950), round(1, 5)}}
+	// One piece a round here; a round of several is their samples together.
+	direct := &latency{piecesPerRound: 1, pieces: [][]time.Duration{round(1, 2), round(1, 900), round(1, 4)}}
+	proxy := &latency{piecesPerRound: 1, pieces: [][]time.Duration{round(1, 3), round(1, 950), round(1, 5)}}
 	if got := direct.pct(0.99); got != 4*time.Millisecond {
 		t.Errorf("direct p99 %v, want the middle round's 4ms", got)
 	}
@@ -34,6 +35,11 @@ func TestLatencyIsTheMedianOfRounds(t *testing.T) {
 	}
 	if got := median(ms(1, 2, 3, 10)); got != 2500*time.Microsecond {
 		t.Errorf("median of an even count %v, want the mean of the middle two", got)
+	}
+	// Two pieces a round: a round's figure is over both pieces' samples.
+	two := &latency{piecesPerRound: 2, pieces: [][]time.Duration{ms(1), ms(3), ms(5), ms(7)}}
+	if got := two.perRound(1); len(got) != 2 || got[0] != 3*time.Millisecond || got[1] != 7*time.Millisecond {
+		t.Errorf("largest of each two-piece round %v, want [3ms 7ms]", got)
 	}
 	if got := (&latency{}).pct(0.99); got != 0 {
 		t.Errorf("no rounds: %v", got)
