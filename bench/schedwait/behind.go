@@ -24,7 +24,9 @@ type kindTime struct {
 // requests' own goroutines queue behind each other, and anything else
 // (an exporter, a timer, a refresher) is work that could move out of
 // their way.
-func (tl *timeline) behindKinds() []kindTime {
+func (tl *timeline) behindKinds() []kindTime { return sortedKinds(tl.behindByKind()) }
+
+func (tl *timeline) behindByKind() map[string]time.Duration {
 	by := map[string]time.Duration{}
 	for _, w := range tl.waits {
 		if w.length() < longWait {
@@ -32,7 +34,7 @@ func (tl *timeline) behindKinds() []kindTime {
 		}
 		tl.overlaps(w, func(r run, d time.Duration) { by[tl.kind(r)] += d })
 	}
-	return sortedKinds(by)
+	return by
 }
 
 // runningKinds is all running time by kind of goroutine, most first.
@@ -65,16 +67,12 @@ func sortedKinds(by map[string]time.Duration) []kindTime {
 // reportKinds prints the running time by kind and what ran during the
 // long waits, the first few kinds of each.
 func (tl *timeline) reportKinds(w io.Writer, most int) {
-	all, behind := tl.runningKinds(), tl.behindKinds()
+	all, during := tl.runningKinds(), tl.behindByKind()
 	var total time.Duration
-	for _, k := range behind {
-		total += k.d
+	for _, d := range during {
+		total += d
 	}
 	fmt.Fprintf(w, "\n| goroutine (outermost function) | running in all | running during waits ≥ %v |\n|---|---|---|\n", us(longWait))
-	during := map[string]time.Duration{}
-	for _, k := range behind {
-		during[k.kind] = k.d
-	}
 	for _, k := range all[:min(most, len(all))] {
 		fmt.Fprintf(w, "| %s | %v | %v (%.0f %%) |\n", k.kind, k.d.Round(time.Microsecond), during[k.kind].Round(time.Microsecond),
 			100*float64(during[k.kind])/float64(max(total, 1)))
