@@ -3,6 +3,7 @@ package annotations
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/opencollab/backend/pkg/api"
 )
@@ -14,17 +15,20 @@ type ItemResult struct {
 	Message string `json:"message"`
 }
 
-// UpdateRequest is the body of /v2/commentannotations/update (§7.6). At
-// least one filter is required, so a forgotten filter never rewrites every
-// annotation of a document. updatedData is one object (a one-element array
-// is accepted, as the spec's type says object[]). updateUsers is refused.
+// UpdateRequest is the body of /v2/commentannotations/update (§7.6).
+// updatedData is one object (a one-element array is accepted, as the
+// spec's type says object[]); updateUsers renames user references
+// (update_users.go). One of them is required. With updatedData at least one
+// filter is required, so a forgotten filter never rewrites every annotation
+// of a document; updateUsers alone may cover the whole document, since it
+// changes nothing but the references to the users it names.
 type UpdateRequest struct {
 	OrganizationID string           `json:"organizationId" validate:"required"`
 	DocumentID     string           `json:"documentId" validate:"required"`
 	AnnotationIDs  []string         `json:"annotationIds" validate:"max=@content.ids"`
 	LocationIDs    []string         `json:"locationIds" validate:"max=@content.ids"`
 	UserIDs        []string         `json:"userIds" validate:"max=@content.ids"`
-	UpdatedData    json.RawMessage  `json:"updatedData" validate:"required"`
+	UpdatedData    json.RawMessage  `json:"updatedData"`
 	UpdateUsers    []map[string]any `json:"updateUsers" validate:"max=@content.users"`
 }
 
@@ -46,16 +50,13 @@ func (f Filters) apply(q Query) Query {
 
 // Update applies updatedData to every annotation the filters match.
 func (s *Service) Update(ctx context.Context, ws string, req UpdateRequest) (map[string]ItemResult, error) {
-	if len(req.UpdateUsers) > 0 {
-		return nil, invalid("field updateUsers is not supported by this service")
-	}
-	filters := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}
-	if filters.empty() {
-		return nil, invalid("one of annotationIds, locationIds or userIds is required; an update never applies to a whole document")
-	}
-	d, err := parseUpdatedData(req.UpdatedData)
+	ch, err := parseChange(req)
 	if err != nil {
 		return nil, err
+	}
+	filters := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}
+	if filters.empty() && ch.data != nil {
+		return nil, invalid("one of annotationIds, locationIds or userIds is required with updatedData; an update never applies to a whole document")
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
 	ids, err := s.matchingIDs(ctx, filters.apply(sc.query()))
@@ -69,9 +70,11 @@ func (s *Service) Update(ctx context.Context, ws string, req UpdateRequest) (map
 		var old map[string]any
 		a, err := s.mutate(ctx, sc, id, func(a *Annotation) error {
 			old = a.Status
-			return d.apply(a, s.nowMs())
+			return ch.apply(a, s.nowMs())
 		})
 		switch {
+		case errors.Is(err, errUnchanged): // none of the renamed users is in it
+			out[id] = ItemResult{Success: true, ID: id, Message: "Annotation unchanged: it references none of the users in updateUsers."}
 		case api.IsStatus(err, api.NotFound): // deleted meanwhile
 			out[id] = ItemResult{ID: id, Message: "Annotation not found."}
 		case api.IsStatus(err, api.InvalidArgument):
@@ -81,17 +84,60 @@ func (s *Service) Update(ctx context.Context, ws string, req UpdateRequest) (map
 		default:
 			out[id] = ItemResult{Success: true, ID: id, Message: "Annotation updated."}
 			ev := EventData{}
-			if d.StatusUpdatedBy.set && d.StatusUpdatedBy.value != "" {
+			d := ch.data
+			if d != nil && d.StatusUpdatedBy.set && d.StatusUpdatedBy.value != "" {
 				ev.ActionUser = a.knownUser(d.StatusUpdatedBy.value)
 			}
 			typ := EventAnnotationUpdate
-			if d.Status != nil && old["id"] != a.Status["id"] {
+			if d != nil && d.Status != nil && old["id"] != a.Status["id"] {
 				typ, ev.OldStatus, ev.NewStatus = EventStatusChange, old, a.Status
 			}
 			events.add(ctx, typ, a, ev)
 		}
 	}
 	return out, nil
+}
+
+// change is what an update does to each annotation it matches: its
+// updatedData (nil: none), then the renames of updateUsers, so that no
+// reference to a renamed user is left, even one updatedData just set.
+type change struct {
+	data    *updatedData
+	renames []userRename
+}
+
+func parseChange(req UpdateRequest) (change, error) {
+	var (
+		ch  change
+		err error
+	)
+	if ch.renames, err = parseUpdateUsers(req.UpdateUsers); err != nil {
+		return ch, err
+	}
+	if len(req.UpdatedData) == 0 || string(req.UpdatedData) == "null" {
+		if len(ch.renames) == 0 {
+			return ch, invalid("field updatedData is required (or updateUsers) and must be an object")
+		}
+		return ch, nil
+	}
+	ch.data, err = parseUpdatedData(req.UpdatedData)
+	return ch, err
+}
+
+// apply changes a; errUnchanged when only renames were asked and a holds
+// none of the users.
+func (ch change) apply(a *Annotation, nowMs int64) error {
+	if ch.data != nil {
+		if err := ch.data.apply(a, nowMs); err != nil {
+			return err
+		}
+	}
+	renamed := renameUsers(a, ch.renames)
+	if ch.data == nil && !renamed {
+		return errUnchanged
+	}
+	a.touch(nowMs)
+	return nil
 }
 
 // matchingIDs lists the annotationIds a query matches.

@@ -89,29 +89,39 @@ func TestUpdateRefusesAndWritesNothing(t *testing.T) {
 	f.add("ws1", "doc1", "a1", comment("alice", "x"))
 	before := f.one("ws1", "a1").LastUpdated
 	f.rec.Reset()
+	a1 := Filters{AnnotationIDs: []string{"a1"}}
+	users := func(renames ...map[string]any) []map[string]any { return renames }
 	for name, tc := range map[string]struct {
 		filters Filters
 		data    string
+		renames []map[string]any
 		want    string
 	}{
-		"no filter":          {Filters{}, `{"priority":{"id":"P","name":"P"}}`, "annotationIds, locationIds or userIds"},
-		"nothing to update":  {Filters{AnnotationIDs: []string{"a1"}}, `{}`, "nothing to update"},
-		"bad status":         {Filters{AnnotationIDs: []string{"a1"}}, `{"status":{"id":"X"}}`, "status.name"},
-		"wrong type":         {Filters{AnnotationIDs: []string{"a1"}}, `{"context":"x"}`, "updatedData.context"},
-		"two objects":        {Filters{AnnotationIDs: []string{"a1"}}, `[{},{}]`, "one object"},
-		"resolvedBy number":  {Filters{AnnotationIDs: []string{"a1"}}, `{"resolvedByUserId":5}`, "resolvedByUserId"},
-		"suggestion status":  {Filters{AnnotationIDs: []string{"a1"}}, `{"suggestion":{"status":"bogus"}}`, "suggestion.status"},
-		"updatedData string": {Filters{AnnotationIDs: []string{"a1"}}, `"x"`, "updatedData"},
+		"no filter":          {Filters{}, `{"priority":{"id":"P","name":"P"}}`, nil, "annotationIds, locationIds or userIds"},
+		"nothing to update":  {a1, `{}`, nil, "nothing to update"},
+		"bad status":         {a1, `{"status":{"id":"X"}}`, nil, "status.name"},
+		"wrong type":         {a1, `{"context":"x"}`, nil, "updatedData.context"},
+		"two objects":        {a1, `[{},{}]`, nil, "one object"},
+		"resolvedBy number":  {a1, `{"resolvedByUserId":5}`, nil, "resolvedByUserId"},
+		"suggestion status":  {a1, `{"suggestion":{"status":"bogus"}}`, nil, "suggestion.status"},
+		"updatedData string": {a1, `"x"`, nil, "updatedData"},
+		"neither":            {a1, "", nil, "updatedData is required (or updateUsers)"},
+		"data needs filter":  {Filters{}, `{"priority":{"id":"P","name":"P"}}`, users(rename("alice", "al")), "annotationIds, locationIds or userIds"},
+		"no old user":        {Filters{}, "", users(map[string]any{"newUser": map[string]any{"userId": "al"}}), "updateUsers[0].oldUser is required"},
+		"blank new id":       {Filters{}, "", users(map[string]any{"oldUser": map[string]any{"userId": "alice"}, "newUser": map[string]any{"userId": " "}}), "updateUsers[0].newUser.userId"},
+		"name not a string":  {Filters{}, "", users(map[string]any{"oldUser": map[string]any{"userId": "alice"}, "newUser": map[string]any{"userId": "al", "name": 5}}), "updateUsers[0].newUser.name"},
+		"renamed twice":      {Filters{}, "", users(rename("alice", "al"), rename("alice", "ally")), "updateUsers[1].oldUser.userId"},
+		"bad data, good map": {a1, `{"status":{"id":"X"}}`, users(rename("alice", "al")), "status.name"},
 	} {
-		_, err := f.update("ws1", tc.filters, tc.data)
+		_, err := f.renameUsers(tc.filters, tc.data, tc.renames...)
 		if !api.IsStatus(err, api.InvalidArgument) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want INVALID_ARGUMENT containing %q", name, err, tc.want)
 		}
 	}
-	if f.one("ws1", "a1").LastUpdated != before || len(f.rec.Types()) != 0 {
+	if a := f.one("ws1", "a1"); a.LastUpdated != before || UserID(a.From) != "alice" || len(f.rec.Types()) != 0 {
 		t.Fatal("a refused update changed the annotation or published")
 	}
-	res, err := f.update("ws1", Filters{AnnotationIDs: []string{"a1"}}, `{"suggestion":{"status":"accepted"}}`)
+	res, err := f.update("ws1", a1, `{"suggestion":{"status":"accepted"}}`)
 	if err != nil || res["a1"].Success || !strings.Contains(res["a1"].Message, "not a suggestion") {
 		t.Fatalf("suggestion on a comment annotation: %+v %v", res, err)
 	}

@@ -234,6 +234,23 @@ func TestAnnotationOperationShapes(t *testing.T) {
 	}
 }
 
+// updateUsers over HTTP: the wire names of the request and the result.
+func TestAnnotationUpdateUsersOverHTTP(t *testing.T) {
+	e := newAnnEnv(t, nil)
+	e.ok(annPath+"add", annDoc(map[string]any{"commentAnnotations": []any{
+		map[string]any{"annotationId": "a1", "commentData": []any{map[string]any{"commentText": "x", "from": annUser("alice")}}}}}))
+	upd := e.ok(annPath+"update", annDoc(map[string]any{"updateUsers": []any{map[string]any{
+		"oldUser": map[string]any{"userId": "alice"}, "newUser": map[string]any{"userId": "al", "name": "Al", "email": "al@example.com"}}}}))
+	if r, _ := upd.dataMap()["a1"].(map[string]any); r["success"] != true || r["id"] != "a1" {
+		t.Fatalf("update data = %s", upd.raw)
+	}
+	got := e.ok(annPath+"get", annDoc(map[string]any{"annotationIds": []any{"a1"}})).list()
+	from := got[0].(map[string]any)["from"].(map[string]any)
+	if from["userId"] != "al" || from["name"] != "Al" || from["email"] != "al@example.com" {
+		t.Fatalf("from after the rename = %v", from)
+	}
+}
+
 func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 	t.Parallel()
 	e := newAnnEnv(t, features.NewChecker(nil, 0))
@@ -265,6 +282,8 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 		{"get bad token", "get", map[string]any{"organizationId": "org1", "pageToken": "nope"}, "pageToken"},
 		{"update without filter", "update", annDoc(map[string]any{"updatedData": map[string]any{"context": map[string]any{}}}), "annotationIds"},
 		{"update without data", "update", annDoc(map[string]any{"annotationIds": []any{"a"}}), "updatedData"},
+		{"updateUsers not objects", "update", annDoc(map[string]any{"updateUsers": []any{"alice"}}), "updateUsers"},
+		{"updateUsers without newUser", "update", annDoc(map[string]any{"updateUsers": []any{map[string]any{"oldUser": annUser("a")}}}), "updateUsers[0].newUser"},
 		{"delete without document", "delete", map[string]any{"organizationId": "org1"}, "documentId"},
 		{"comments/update without ids", "comments/update", annDoc(map[string]any{"annotationId": "a", "updatedData": map[string]any{"commentText": "x"}}), "commentIds"},
 		{"comments/add without annotation", "comments/add", annDoc(map[string]any{"commentData": []any{map[string]any{"from": annUser("a")}}}), "annotationId"},
