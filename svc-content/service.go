@@ -14,6 +14,7 @@ import (
 	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
+	"github.com/opencollab/backend/pkg/folderdocs"
 	"github.com/opencollab/backend/pkg/service"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
 	"github.com/opencollab/backend/svc-content/internal/crdt"
@@ -109,7 +110,7 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// No IDENTITY_URL: an unconfigured client; verifyUserPermissions then
 	// answers UNAVAILABLE.
 	annotationsSvc := annotations.NewService(store.New(f.DB), pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger).
-		WithAccess(docaccess.NewClient(identity, "content"))
+		WithAccess(docaccess.NewClient(identity, "content")).WithFolders(folderdocs.NewClient(identity, "content"))
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(f.DB, migrationSteps(cfg, own, f), pub, f.Logger)

@@ -34,6 +34,7 @@ type Service struct {
 	pages       PageTokenStore
 	pub         Publisher
 	access      AccessChecker   // nil: verifyUserPermissions answers UNAVAILABLE
+	folders     FolderLister    // nil: get's folderId answers UNAVAILABLE
 	locks       keylock.Stripes // annotations
 	logger      *slog.Logger
 	now         func() time.Time

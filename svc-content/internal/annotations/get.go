@@ -13,10 +13,10 @@ const (
 	MaxPageSize     = 1000
 )
 
-// GetRequest is the body of /v2/commentannotations/get (§7.5). folderId and
-// the agent filters are refused: folders live in svc-identity and agent
-// annotations are not supported, and the spec forbids falling back to
-// unfiltered results.
+// GetRequest is the body of /v2/commentannotations/get (§7.5). folderId
+// selects the folder's own documents, as svc-identity lists them
+// (get_folder.go). The agent filters are refused: agent annotations are not
+// supported, and the spec forbids falling back to unfiltered results.
 type GetRequest struct {
 	OrganizationID    string   `json:"organizationId" validate:"required"`
 	DocumentID        string   `json:"documentId"`
@@ -55,9 +55,6 @@ type GetResult struct {
 }
 
 func (r *GetRequest) validate() error {
-	if r.FolderID != "" {
-		return invalid("field folderId is not supported by this service; pass documentIds instead")
-	}
 	if r.AgentID != "" || r.ExecutionID != "" || r.AgentType != "" || r.AgentSource != "" || r.AgentSuggestions || r.AgentComments {
 		return invalid("agent filters are not supported: agent annotations are not available in this deployment")
 	}
@@ -107,15 +104,17 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 	unpaged := req
 	unpaged.PageSize, unpaged.PageToken = nil, ""
 	qkey := pagetoken.QueryKey("commentannotations/get", unpaged)
-	filter := req.query(ws)
+	filter, matchable, err := s.filterOf(ctx, ws, &req)
+	if err != nil {
+		return GetResult{}, err
+	}
 	var cursor string
 	if req.PageToken != "" {
-		var err error
 		if cursor, err = s.pages.Load(ctx, ws, qkey, req.PageToken); err != nil {
 			return GetResult{}, err
 		}
 	}
-	page, more, err := s.findPage(ctx, filter, cursor, req.Order == "asc", size)
+	page, more, err := s.findPage(ctx, filter, matchable, cursor, req.Order == "asc", size)
 	if err != nil {
 		return GetResult{}, err
 	}
@@ -135,7 +134,7 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 		list = append(list, &v)
 	}
 	if req.PageToken == "" && len(req.AnnotationIDs) > 0 {
-		missing, err := s.missing(ctx, filter, req.AnnotationIDs)
+		missing, err := s.missing(ctx, filter, req.AnnotationIDs, matchable)
 		if err != nil {
 			return GetResult{}, err
 		}
@@ -147,9 +146,23 @@ func (s *Service) Get(ctx context.Context, ws string, req GetRequest) (GetResult
 	return res, nil
 }
 
+// filterOf is the query of req in workspace ws, its folder resolved to
+// its documents; matchable is false when it can match nothing.
+func (s *Service) filterOf(ctx context.Context, ws string, req *GetRequest) (q Query, matchable bool, err error) {
+	q = req.query(ws)
+	if req.FolderID == "" {
+		return q, true, nil
+	}
+	matchable, err = s.inFolder(ctx, &q, req.FolderID)
+	return q, matchable, err
+}
+
 // findPage reads up to size annotations after cursor and reports whether
 // more follow.
-func (s *Service) findPage(ctx context.Context, q Query, cursor string, asc bool, size int) ([]Annotation, bool, error) {
+func (s *Service) findPage(ctx context.Context, q Query, matchable bool, cursor string, asc bool, size int) ([]Annotation, bool, error) {
+	if !matchable {
+		return nil, false, nil
+	}
 	page, err := s.annotations.Page(ctx, q, cursor, asc, size+1)
 	if err != nil {
 		return nil, false, err
@@ -160,11 +173,15 @@ func (s *Service) findPage(ctx context.Context, q Query, cursor string, asc bool
 	return page, false, nil
 }
 
-// missing lists the requested ids no annotation of the query has.
-func (s *Service) missing(ctx context.Context, q Query, ids []string) ([]string, error) {
-	found, err := s.annotations.IDs(ctx, q)
-	if err != nil {
-		return nil, err
+// missing lists the requested ids no annotation of the query has; none
+// has any when the query can match nothing.
+func (s *Service) missing(ctx context.Context, q Query, ids []string, matchable bool) ([]string, error) {
+	var found []string
+	if matchable {
+		var err error
+		if found, err = s.annotations.IDs(ctx, q); err != nil {
+			return nil, err
+		}
 	}
 	exists := make(map[string]bool, len(found))
 	for _, id := range found {

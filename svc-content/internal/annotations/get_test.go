@@ -149,7 +149,6 @@ func TestGetRefusesWhatItCannotFilter(t *testing.T) {
 	for name, req := range map[string]GetRequest{
 		"agent id":          {AgentID: "x"},
 		"agent suggestions": {AgentSuggestions: true},
-		"folder":            {FolderID: "f1"},
 		"order":             {Order: "sideways"},
 		"page size":         {PageSize: ptr(1001)},
 		"too many ids":      {AnnotationIDs: make([]string, 31)},

@@ -12,6 +12,7 @@ import (
 	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/docmigrate"
 	"github.com/opencollab/backend/pkg/features"
+	"github.com/opencollab/backend/pkg/folderdocs"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/svc-identity/internal/erasure"
 	"github.com/opencollab/backend/svc-identity/internal/identity"
@@ -97,6 +98,9 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	// verifyUserPermissions of notifications and comments).
 	e.POST(docaccess.Path, signer.Authenticate(), internalauth.RequireService(), handleUsersWithAccess(ids))
 	e.POST(docaccess.OrganizationPath, signer.Authenticate(), internalauth.RequireService(), handleOrganizationUsersWithAccess(ids))
+	// Service-to-service: the documents of a folder (commentannotations/get
+	// by folderId).
+	e.POST(folderdocs.Path, signer.Authenticate(), internalauth.RequireService(), handleFolderDocuments(ids))
 }
 
 // workspace is the workspace the request acts for (RequireWorkspace made
