@@ -110,7 +110,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// No IDENTITY_URL: an unconfigured client; verifyUserPermissions then
 	// answers UNAVAILABLE.
 	annotationsSvc := annotations.NewService(store.New(f.DB), pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger).
-		WithAccess(docaccess.NewClient(identity, "content")).WithFolders(folderdocs.NewClient(identity, "content"))
+		WithAccess(docaccess.NewClient(identity, "content")).WithFolders(folderdocs.NewClient(identity, "content")).
+		WithAgents(memoryAgents{f.Client("svc-memory", cfg.MemoryURL)})
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(f.DB, migrationSteps(cfg, own, f), pub, f.Logger)

@@ -44,6 +44,8 @@ type AddItemResult struct {
 	AnnotationID string  `json:"annotationId,omitempty"`
 	CommentIDs   []int64 `json:"commentIds" validate:"max=@content.ids"`
 	Message      string  `json:"message"`
+	// FindingID echoes commentData[0].agent.reason.findingId.
+	FindingID string `json:"findingId,omitempty"`
 }
 
 func (r *AddRequest) validate() error {
@@ -110,13 +112,16 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 		return nil, err
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
+	var comments []CommentInput
+	for _, in := range req.CommentAnnotations {
+		comments = append(comments, in.CommentData...)
+	}
+	if err := s.resolveAgents(ctx, ws, comments); err != nil {
+		return nil, err
+	}
 	if req.VerifyUserPermissions {
 		// Every item's authors, those of items that will answer "already
 		// exists" too: the request is refused whole or not at all.
-		var comments []CommentInput
-		for _, in := range req.CommentAnnotations {
-			comments = append(comments, in.CommentData...)
-		}
 		if err := s.verifyAuthors(ctx, sc, comments); err != nil {
 			return nil, err
 		}
@@ -146,8 +151,8 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 		}
 		// An item without an annotationId is keyed by the id generated
 		// for it, so a caller can find its annotation in the answer.
-		out[a.AnnotationID] = AddItemResult{Success: true, AnnotationID: a.AnnotationID, CommentIDs: ids, Message: "Annotation added."}
 		root := a.input.CommentData[0]
+		out[a.AnnotationID] = AddItemResult{Success: true, AnnotationID: a.AnnotationID, CommentIDs: ids, Message: "Annotation added.", FindingID: findingID(root)}
 		events.add(ctx, EventAnnotationAdd, a.Annotation, EventData{
 			TargetComment: commentRef(a.Comments[0]), ActionUser: a.From,
 			TriggerNotification: root.TriggerNotification, TriggerActivities: root.TriggerActivities,
@@ -211,7 +216,7 @@ func (s *Service) build(sc Scope, in AnnotationInput) (*Annotation, error) {
 	a := &Annotation{
 		WorkspaceID: sc.WorkspaceID, OrganizationID: sc.OrganizationID, DocumentID: sc.DocumentID,
 		AnnotationID: in.AnnotationID, Type: orDefault(in.Type, "comment"), CommentType: in.CommentType,
-		SourceType: "rest-api", Location: in.Location, TargetElement: in.TargetElement,
+		SourceType: sourceRESTAPI, Location: in.Location, TargetElement: in.TargetElement,
 		Status: in.Status, Priority: in.Priority, AssignedTo: normalizeUser(in.AssignedTo),
 		From: normalizeUser(in.CommentData[0].From), Context: in.Context,
 		CreatedAt: now, LastUpdated: now, Version: 1, Reactions: []Reaction{},
@@ -227,6 +232,11 @@ func (s *Service) build(sc Scope, in AnnotationInput) (*Annotation, error) {
 	}
 	if in.Visibility != nil {
 		a.VisibilityConfig = in.Visibility.config(userID(a.From))
+	}
+	if root := in.CommentData[0]; root.Agent != nil {
+		a.SourceType, a.Agent = sourceAgent, annotationAgent(root.Agent)
+		url, _ := root.Agent["url"].(string)
+		a.AgentPage = agentPage(url)
 	}
 	if in.CreatedAt != nil {
 		a.CreatedAt = *in.CreatedAt

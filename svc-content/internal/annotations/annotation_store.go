@@ -97,6 +97,7 @@ type Query struct {
 	ResolvedBy       string
 	InvolvedUserID   string
 	Created, Updated Range
+	Agent            AgentFilter
 }
 
 // Range bounds a time in epoch milliseconds, both ends exclusive; nil

@@ -35,6 +35,7 @@ type Service struct {
 	pub         Publisher
 	access      AccessChecker   // nil: verifyUserPermissions answers UNAVAILABLE
 	folders     FolderLister    // nil: get's folderId answers UNAVAILABLE
+	agents      AgentDirectory  // nil: comments of built-in or custom agents answer UNAVAILABLE
 	locks       keylock.Stripes // annotations
 	logger      *slog.Logger
 	now         func() time.Time

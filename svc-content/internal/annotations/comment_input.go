@@ -53,8 +53,8 @@ func (c CommentInput) validate(path string) error {
 	if err := checkUser(c.From, path+".from", true); err != nil {
 		return err
 	}
-	if c.Agent != nil {
-		return invalid("field %s.agent is not supported: agent comments are not available in this deployment", path)
+	if err := checkAgent(c.Agent, path+".agent"); err != nil {
+		return err
 	}
 	if err := checkTaggedContacts(c.TaggedUserContacts, path+".taggedUserContacts"); err != nil {
 		return err
@@ -87,6 +87,9 @@ func (c CommentInput) newComment(id, nowMs int64) Comment {
 		From: normalizeUser(c.From), TaggedUserContacts: c.TaggedUserContacts, Attachments: c.Attachments,
 		Context: c.Context, IsCommentTextAvailable: textAvailable, IsCommentResolverUsed: c.IsCommentResolverUsed,
 		CreatedAt: created, LastUpdated: updated,
+	}
+	if c.Agent != nil {
+		out.SourceType, out.Agent = sourceAgent, c.Agent
 	}
 	out.To = mentions(out.CommentText, out.CommentHTML, out.TaggedUserContacts)
 	return out

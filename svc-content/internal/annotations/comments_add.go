@@ -25,6 +25,9 @@ func (s *Service) AddComments(ctx context.Context, ws string, req CommentsAddReq
 		return nil, err
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
+	if err := s.resolveAgents(ctx, ws, req.CommentData); err != nil {
+		return nil, err
+	}
 	if req.VerifyUserPermissions {
 		if err := s.verifyAuthors(ctx, sc, req.CommentData); err != nil {
 			return nil, err

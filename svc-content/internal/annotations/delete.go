@@ -5,9 +5,8 @@ import (
 )
 
 // DeleteRequest is the body of /v2/commentannotations/delete (§7.7).
-// documentId alone deletes every annotation of the document. Agent filters
-// are refused (agent annotations are not supported), since ignoring them
-// would widen what gets deleted.
+// documentId alone deletes every annotation of the document. The agent
+// filters AND-combine with each other and the rest (agent_filters.go).
 type DeleteRequest struct {
 	OrganizationID   string   `json:"organizationId"`
 	DocumentID       string   `json:"documentId" validate:"required"`
@@ -25,14 +24,16 @@ const deleteBatch = 200
 // Delete removes the matching annotations with their comments, reactions
 // and user-index rows.
 func (s *Service) Delete(ctx context.Context, ws string, req DeleteRequest) (map[string]ItemResult, error) {
-	if req.AgentID != "" || req.AgentSuggestions || len(req.AgentURLs) > 0 {
-		return nil, invalid("agent filters are not supported: agent annotations are not available in this deployment")
-	}
 	if req.DocumentID == "" {
 		return nil, invalid("field documentId is required")
 	}
+	agent, err := req.agentFilter()
+	if err != nil {
+		return nil, err
+	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
 	q := Filters{req.AnnotationIDs, req.LocationIDs, req.UserIDs}.apply(sc.query())
+	q.Agent = agent
 	var deleted []string
 	after := ""
 	for {

@@ -15,8 +15,8 @@ const (
 
 // GetRequest is the body of /v2/commentannotations/get (§7.5). folderId
 // selects the folder's own documents, as svc-identity lists them
-// (get_folder.go). The agent filters are refused: agent annotations are not
-// supported, and the spec forbids falling back to unfiltered results.
+// (get_folder.go); the agent filters select agent annotations, one filter
+// per request (agent_filters.go).
 type GetRequest struct {
 	OrganizationID    string   `json:"organizationId" validate:"required"`
 	DocumentID        string   `json:"documentId"`
@@ -55,8 +55,8 @@ type GetResult struct {
 }
 
 func (r *GetRequest) validate() error {
-	if r.AgentID != "" || r.ExecutionID != "" || r.AgentType != "" || r.AgentSource != "" || r.AgentSuggestions || r.AgentComments {
-		return invalid("agent filters are not supported: agent annotations are not available in this deployment")
+	if _, err := r.agentFilter(); err != nil {
+		return err
 	}
 	if err := oneOf(r.Order, "order", "asc", "desc"); err != nil {
 		return err
@@ -79,6 +79,7 @@ func (r *GetRequest) query(ws string) Query {
 	if r.DocumentID != "" && !slices.Contains(docs, r.DocumentID) {
 		docs = append(docs, r.DocumentID)
 	}
+	agent, _ := r.agentFilter() // checked by validate
 	statuses := slices.Clone(r.StatusIDs)
 	if r.StatusID != "" {
 		statuses = append(statuses, r.StatusID)
@@ -86,8 +87,8 @@ func (r *GetRequest) query(ws string) Query {
 	return Query{
 		WorkspaceID: ws, OrganizationID: r.OrganizationID, DocumentIDs: docs, AnnotationIDs: r.AnnotationIDs,
 		LocationIDs: r.LocationIDs, AuthorIDs: r.UserIDs, MentionedUserIDs: r.MentionedUserIDs, StatusIDs: statuses,
-		ResolvedBy: r.ResolvedBy,
-		Created:    Range{r.CreatedAfter, r.CreatedBefore}, Updated: Range{r.UpdatedAfter, r.UpdatedBefore},
+		ResolvedBy: r.ResolvedBy, Agent: agent,
+		Created: Range{r.CreatedAfter, r.CreatedBefore}, Updated: Range{r.UpdatedAfter, r.UpdatedBefore},
 	}
 }
 

@@ -147,8 +147,9 @@ func TestGetFilters(t *testing.T) {
 func TestGetRefusesWhatItCannotFilter(t *testing.T) {
 	f := newFixture(t)
 	for name, req := range map[string]GetRequest{
-		"agent id":          {AgentID: "x"},
-		"agent suggestions": {AgentSuggestions: true},
+		"two agent filters": {AgentID: "x", AgentSuggestions: true},
+		"agent type":        {AgentType: "robot"},
+		"agent source":      {AgentSource: "velt"},
 		"order":             {Order: "sideways"},
 		"page size":         {PageSize: ptr(1001)},
 		"too many ids":      {AnnotationIDs: make([]string, 31)},

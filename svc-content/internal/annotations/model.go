@@ -36,8 +36,12 @@ type Annotation struct {
 	Context               map[string]any
 	VisibilityConfig      map[string]any
 	Suggestion            map[string]any
-	CreatedAt             int64
-	LastUpdated           int64
+	// Agent is the root comment's agent block, on an agent annotation
+	// (agent.go); AgentPage its url as the agentUrls filter compares it.
+	Agent       map[string]any
+	AgentPage   string
+	CreatedAt   int64
+	LastUpdated int64
 
 	// LastCommentID is the highest commentId ever used here, so generated
 	// ids keep increasing even after deletions.
@@ -63,8 +67,12 @@ type Comment struct {
 	Context                map[string]any
 	IsCommentTextAvailable bool
 	IsCommentResolverUsed  bool
-	CreatedAt              int64
-	LastUpdated            int64
+	// SourceType is "agent" for an agent's comment (Agent is its block),
+	// "" for one written through the API.
+	SourceType  string
+	Agent       map[string]any
+	CreatedAt   int64
+	LastUpdated int64
 }
 
 // Reaction is one icon on an annotation with the users who chose it (the

@@ -36,6 +36,7 @@ type AnnotationView struct {
 	ResolvedByUser        User                    `json:"resolvedByUser,omitempty"`
 	StatusUpdatedByUserID string                  `json:"statusUpdatedByUserId,omitempty"`
 	Suggestion            map[string]any          `json:"suggestion,omitempty"`
+	Agent                 map[string]any          `json:"agent,omitempty"`
 	ReactionAnnotations   []ReactionView          `json:"reactionAnnotations"`
 	InvolvedUserIDs       []string                `json:"involvedUserIds"`
 	MentionedUserIDs      []string                `json:"mentionedUserIds"`
@@ -59,6 +60,8 @@ type CommentView struct {
 	TaggedUserContacts     []map[string]any `json:"taggedUserContacts"`
 	Attachments            []map[string]any `json:"attachments"`
 	Context                map[string]any   `json:"context,omitempty"`
+	SourceType             string           `json:"sourceType"`
+	Agent                  map[string]any   `json:"agent,omitempty"`
 }
 
 // ReactionView is a ReactionAnnotation (§7.3).
@@ -91,7 +94,7 @@ func (a *Annotation) View() AnnotationView {
 		SubscribedUsers: a.subscribers(), UnsubscribedUsers: map[string]Subscription{}, SubscribedGroups: map[string]any{},
 		Comments: make([]CommentView, 0, len(a.Comments)), Status: a.Status, Priority: a.Priority,
 		AssignedTo: a.AssignedTo, ResolvedByUserID: a.ResolvedByUserID, ResolvedByUser: a.ResolvedByUser,
-		StatusUpdatedByUserID: a.StatusUpdatedByUserID, Suggestion: a.Suggestion,
+		StatusUpdatedByUserID: a.StatusUpdatedByUserID, Suggestion: a.Suggestion, Agent: a.Agent,
 		ReactionAnnotations: make([]ReactionView, 0, len(a.Reactions)),
 		InvolvedUserIDs:     nonNil(a.InvolvedUserIDs), MentionedUserIDs: nonNil(a.MentionedUserIDs),
 	}
@@ -112,6 +115,7 @@ func (c Comment) View() CommentView {
 		CommentText: c.CommentText, CommentHTML: c.CommentHTML, CreatedAt: c.CreatedAt,
 		LastUpdated: isoMs(c.LastUpdated), From: c.From, To: nonNil(c.To),
 		TaggedUserContacts: nonNil(c.TaggedUserContacts), Attachments: nonNil(c.Attachments), Context: c.Context,
+		SourceType: orDefault(c.SourceType, sourceRESTAPI), Agent: c.Agent,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/opencollab/backend/pkg/api"
+	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/web"
 	"github.com/opencollab/backend/svc-content/internal/annotations"
@@ -51,6 +52,22 @@ func handleAnnotationsGet(svc *annotations.Service) gin.HandlerFunc {
 		}
 		return res, nil
 	})
+}
+
+// deleteAnnotations is annotations delete. Its agent filters need the
+// advancedQueries feature: without it such a request is NOT_FOUND, as the
+// spec has it (the plain filters need nothing).
+func deleteAnnotations(svc *annotations.Service, gate features.Gate) func(context.Context, string, annotations.DeleteRequest) (map[string]annotations.ItemResult, error) {
+	return func(ctx context.Context, ws string, req annotations.DeleteRequest) (map[string]annotations.ItemResult, error) {
+		if req.HasAgentFilters() && gate != nil {
+			if err := gate.Require(ctx, ws, features.AdvancedQueries); api.IsStatus(err, api.FailedPrecondition) {
+				return nil, api.Errorf(api.NotFound, "agent filters need advancedQueries, which is not enabled for this workspace")
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		return svc.Delete(ctx, ws, req)
+	}
 }
 
 // annotationWorkspace is the caller's workspace; routes sit behind

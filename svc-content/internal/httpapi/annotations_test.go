@@ -277,7 +277,9 @@ func TestAnnotationOperationsRefuseBadInputAndWriteNothing(t *testing.T) {
 		{"colon id", "add", item(map[string]any{"annotationId": "x:y"}), "':'"},
 		{"unknown type", "add", item(map[string]any{"type": "poll"}), "type"},
 		{"get without organization", "get", map[string]any{}, "organizationId"},
-		{"get agent filter", "get", map[string]any{"organizationId": "org1", "agentId": "x"}, "agent"},
+		{"get two agent filters", "get", map[string]any{"organizationId": "org1", "agentId": "x", "agentComments": true}, "at most one agent filter"},
+		{"add agent without reason", "add", item(map[string]any{"commentData": []any{map[string]any{"from": annUser("a"), "agent": map[string]any{"agentSource": "external", "agentId": "x", "agentName": "X"}}}}), "agent.reason"},
+		{"delete agentUrls without a page", "delete", annDoc(map[string]any{"agentUrls": []any{"not a url"}}), "agentUrls"},
 		{"get page size", "get", map[string]any{"organizationId": "org1", "pageSize": 0}, "pageSize"},
 		{"get bad token", "get", map[string]any{"organizationId": "org1", "pageToken": "nope"}, "pageToken"},
 		{"update without filter", "update", annDoc(map[string]any{"updatedData": map[string]any{"context": map[string]any{}}}), "annotationIds"},
@@ -376,6 +378,18 @@ func TestAnnotationQueriesNeedAdvancedQueries(t *testing.T) {
 		if r.errStatus() != string(api.FailedPrecondition) {
 			t.Errorf("%s without advanced queries: %d %s", op, r.code, r.raw)
 		}
+	}
+	// delete's agent filters are advanced queries too: NOT_FOUND, nothing
+	// deleted; its plain filters still work.
+	before := e.stored()
+	if r := e.call("ws1", annPath+"delete", annDoc(map[string]any{"agentSuggestions": true})); r.errStatus() != string(api.NotFound) {
+		t.Errorf("delete by agent without advanced queries: %d %s", r.code, r.raw)
+	}
+	if e.stored() != before {
+		t.Fatal("a refused delete deleted")
+	}
+	if r := e.ok(annPath+"delete", annDoc(map[string]any{"annotationIds": []any{"a1"}})); r.dataMap()["a1"].(map[string]any)["success"] != true {
+		t.Errorf("plain delete: %s", r.raw)
 	}
 }
 

@@ -88,7 +88,7 @@ func annotationRoutes(g gin.IRoutes, svc *annotations.Service, gate features.Gat
 	g.POST("/v2/commentannotations/get", advanced, handleAnnotationsGet(svc))
 	g.POST("/v2/commentannotations/count/get", advanced, web.Handle(annotationOp(svc.Count, "Comment count retrieved successfully.")))
 	g.POST("/v2/commentannotations/update", web.Handle(annotationOp(svc.Update, "Annotations updated.")))
-	g.POST("/v2/commentannotations/delete", web.Handle(annotationOp(svc.Delete, "Annotations deleted.")))
+	g.POST("/v2/commentannotations/delete", web.Handle(annotationOp(deleteAnnotations(svc, gate), "Annotations deleted.")))
 	g.POST("/v2/commentannotations/comments/add", web.Handle(annotationOp(svc.AddComments, "Comments added.")))
 	g.POST("/v2/commentannotations/comments/get", advanced, web.Handle(annotationOp(svc.GetComments, "Comments retrieved.")))
 	g.POST("/v2/commentannotations/comments/update", web.Handle(annotationOp(svc.UpdateComments, "Comments updated.")))

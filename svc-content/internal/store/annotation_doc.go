@@ -36,6 +36,8 @@ type annotationDoc struct {
 	Context               map[string]any   `bson:"context,omitempty"`
 	VisibilityConfig      map[string]any   `bson:"visibilityConfig,omitempty"`
 	Suggestion            map[string]any   `bson:"suggestion,omitempty"`
+	Agent                 map[string]any   `bson:"agent,omitempty"`
+	AgentPage             string           `bson:"agentPage,omitempty"`
 	CreatedAt             int64            `bson:"createdAt"`
 	LastUpdated           int64            `bson:"lastUpdated"`
 	// SortKey orders get pages: zero-padded lastUpdated, then annotationId,
@@ -59,6 +61,8 @@ type commentDoc struct {
 	Context                map[string]any     `bson:"context,omitempty"`
 	IsCommentTextAvailable bool               `bson:"isCommentTextAvailable"`
 	IsCommentResolverUsed  bool               `bson:"isCommentResolverUsed"`
+	SourceType             string             `bson:"sourceType,omitempty"`
+	Agent                  map[string]any     `bson:"agent,omitempty"`
 	CreatedAt              int64              `bson:"createdAt"`
 	LastUpdated            int64              `bson:"lastUpdated"`
 }
@@ -89,7 +93,7 @@ func newAnnotationDoc(a *annotations.Annotation) annotationDoc {
 		Reactions: mapSlice(a.Reactions, newReactionDoc), InvolvedUserIDs: a.InvolvedUserIDs,
 		MentionedUserIDs: a.MentionedUserIDs, ResolvedByUserID: a.ResolvedByUserID, ResolvedByUser: a.ResolvedByUser,
 		StatusUpdatedByUserID: a.StatusUpdatedByUserID, Context: a.Context, VisibilityConfig: a.VisibilityConfig,
-		Suggestion: a.Suggestion, CreatedAt: a.CreatedAt, LastUpdated: a.LastUpdated,
+		Suggestion: a.Suggestion, Agent: a.Agent, AgentPage: a.AgentPage, CreatedAt: a.CreatedAt, LastUpdated: a.LastUpdated,
 		SortKey: a.Cursor(), LastCommentID: a.LastCommentID, Version: a.Version, IndexedRows: a.IndexedRows,
 	}
 }
@@ -104,7 +108,7 @@ func (d *annotationDoc) annotation() *annotations.Annotation {
 		Reactions: mapSlice(d.Reactions, reactionDoc.reaction), InvolvedUserIDs: d.InvolvedUserIDs,
 		MentionedUserIDs: d.MentionedUserIDs, ResolvedByUserID: d.ResolvedByUserID, ResolvedByUser: d.ResolvedByUser,
 		StatusUpdatedByUserID: d.StatusUpdatedByUserID, Context: d.Context, VisibilityConfig: d.VisibilityConfig,
-		Suggestion: d.Suggestion, CreatedAt: d.CreatedAt, LastUpdated: d.LastUpdated,
+		Suggestion: d.Suggestion, Agent: d.Agent, AgentPage: d.AgentPage, CreatedAt: d.CreatedAt, LastUpdated: d.LastUpdated,
 		LastCommentID: d.LastCommentID, Version: d.Version, IndexedRows: d.IndexedRows,
 	}
 }

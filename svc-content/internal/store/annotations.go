@@ -193,7 +193,30 @@ func queryFilter(q annotations.Query) bson.M {
 	}
 	addRange(f, "createdAt", q.Created)
 	addRange(f, "lastUpdated", q.Updated)
+	addAgent(f, q.Agent)
 	return f
+}
+
+// addAgent adds the conditions of an agent filter: every one of them
+// selects agent annotations (sourceType "agent").
+func addAgent(f bson.M, a annotations.AgentFilter) {
+	if !a.Active() {
+		return
+	}
+	f["sourceType"] = "agent"
+	eq := map[string]string{"agent.agentId": a.ID, "agent.executionId": a.ExecutionID,
+		"agent.agentType": a.Type, "agent.agentSource": a.Source}
+	for field, v := range eq {
+		if v != "" {
+			f[field] = v
+		}
+	}
+	if a.PendingSuggestions {
+		f["type"], f["suggestion.status"] = "suggestion", "pending"
+	}
+	if len(a.Pages) > 0 {
+		f["agentPage"] = bson.M{"$in": a.Pages}
+	}
 }
 
 // addRange adds the bounds of r on field to f.
