@@ -13,6 +13,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/docmigrate"
+	"github.com/opencollab/backend/pkg/docscope"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/folderdocs"
 	"github.com/opencollab/backend/pkg/service"
@@ -111,7 +112,8 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 	// answers UNAVAILABLE.
 	annotationsSvc := annotations.NewService(store.New(f.DB), pub).WithPageTokens(f.PageTokens()).WithLogger(f.Logger).
 		WithAccess(docaccess.NewClient(identity, "content")).WithFolders(folderdocs.NewClient(identity, "content")).
-		WithAgents(memoryAgents{f.Client("svc-memory", cfg.MemoryURL)})
+		WithAgents(memoryAgents{f.Client("svc-memory", cfg.MemoryURL)}).
+		WithScope(docscope.NewClient(identity, "content"))
 	own := ownData{crdt: crdtSvc, annotations: annotationsSvc}
 	locationsSvc := locations.NewService(locations.NewWorkspaceCredentials(workspace), locationRewriter(annotationsSvc))
 	migrations := migration.NewService(f.DB, migrationSteps(cfg, own, f), pub, f.Logger)

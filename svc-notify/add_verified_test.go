@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/opencollab/backend/pkg/docaccess"
+	"github.com/opencollab/backend/pkg/docscope"
 	"github.com/opencollab/backend/pkg/erasure"
 	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/service/servicetest"
@@ -34,6 +35,7 @@ type standInIdentity struct {
 	mu       sync.Mutex
 	asked    []docaccess.Request
 	askedOrg []docaccess.OrganizationRequest
+	ensured  []docscope.Request
 }
 
 func newStandInIdentity(t *testing.T, access map[string][]string) *standInIdentity {
@@ -46,7 +48,8 @@ func newStandInIdentity(t *testing.T, access map[string][]string) *standInIdenti
 
 func (s *standInIdentity) serve(w http.ResponseWriter, r *http.Request) {
 	principal, err := servicetest.Signer.Verify(r.Header)
-	if err != nil || principal != internalauth.Service("notify") || (r.URL.Path != docaccess.Path && r.URL.Path != docaccess.OrganizationPath) {
+	known := r.URL.Path == docaccess.Path || r.URL.Path == docaccess.OrganizationPath || r.URL.Path == docscope.Path
+	if err != nil || principal != internalauth.Service("notify") || !known {
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"no"}}`))
 		return
@@ -56,8 +59,12 @@ func (s *standInIdentity) serve(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"error":{"status":"PERMISSION_DENIED","message":"refused"}}`))
 		return
 	}
-	if r.URL.Path == docaccess.OrganizationPath {
+	switch r.URL.Path {
+	case docaccess.OrganizationPath:
 		s.serveOrganization(w, r)
+		return
+	case docscope.Path:
+		s.serveEnsure(w, r)
 		return
 	}
 	var req struct {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/opencollab/backend/pkg/docaccess"
+	"github.com/opencollab/backend/pkg/docscope"
 	"github.com/opencollab/backend/pkg/events"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/service"
@@ -79,8 +80,9 @@ func New(ctx context.Context, cfg Config, deps Deps) (*Service, error) {
 		return nil, err
 	}
 	// No IDENTITY_URL: an unconfigured client, which answers UNAVAILABLE.
-	access := docaccess.NewClient(f.Client("svc-identity", cfg.IdentityURL), "notify")
-	svc := notify.NewService(mongoStore, f.PageTokens(), publisher, f.Logger).WithAccess(access)
+	identity := f.Client("svc-identity", cfg.IdentityURL)
+	svc := notify.NewService(mongoStore, f.PageTokens(), publisher, f.Logger).
+		WithAccess(docaccess.NewClient(identity, "notify")).WithScope(docscope.NewClient(identity, "notify"))
 	// No WORKSPACE_URL: a nil client, every feature enabled.
 	httpapi.Routes(f.Engine, f.Signer, svc, features.NewChecker(f.Client("svc-workspace", cfg.WorkspaceURL), 0))
 	return &Service{f}, nil

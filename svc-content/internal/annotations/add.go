@@ -7,9 +7,9 @@ import (
 
 // AddRequest is the body of /v2/commentannotations/add (§7.4).
 //
-// createOrganization and createDocument are accepted and have no effect:
-// this service does not check that organizations or documents exist.
-// verifyUserPermissions:true has svc-identity check every comment's author
+// createOrganization and createDocument have svc-identity create the
+// organization and the document when missing (scope_ensure.go); without
+// them nothing checks that they exist. verifyUserPermissions:true has svc-identity check every comment's author
 // (verifyAuthors).
 type AddRequest struct {
 	OrganizationID        string            `json:"organizationId" validate:"required"`
@@ -117,6 +117,9 @@ func (s *Service) Add(ctx context.Context, ws string, req AddRequest) (map[strin
 		comments = append(comments, in.CommentData...)
 	}
 	if err := s.resolveAgents(ctx, ws, comments); err != nil {
+		return nil, err
+	}
+	if err := s.ensureScope(ctx, sc, req.CreateOrganization, req.CreateDocument); err != nil {
 		return nil, err
 	}
 	if req.VerifyUserPermissions {

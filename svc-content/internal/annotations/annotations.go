@@ -36,6 +36,7 @@ type Service struct {
 	access      AccessChecker   // nil: verifyUserPermissions answers UNAVAILABLE
 	folders     FolderLister    // nil: get's folderId answers UNAVAILABLE
 	agents      AgentDirectory  // nil: comments of built-in or custom agents answer UNAVAILABLE
+	scope       ScopeEnsurer    // nil: createOrganization and createDocument have no effect
 	locks       keylock.Stripes // annotations
 	logger      *slog.Logger
 	now         func() time.Time

@@ -6,9 +6,8 @@ import (
 )
 
 // CommentsAddRequest is the body of /v2/commentannotations/comments/add
-// (§7.8). createOrganization/createDocument have no effect;
-// verifyUserPermissions:true has svc-identity check the comments' authors,
-// as for annotations add.
+// (§7.8). createOrganization/createDocument and verifyUserPermissions:true
+// act as for annotations add.
 type CommentsAddRequest struct {
 	OrganizationID        string         `json:"organizationId" validate:"required"`
 	DocumentID            string         `json:"documentId" validate:"required"`
@@ -26,6 +25,9 @@ func (s *Service) AddComments(ctx context.Context, ws string, req CommentsAddReq
 	}
 	sc := Scope{ws, req.OrganizationID, req.DocumentID}
 	if err := s.resolveAgents(ctx, ws, req.CommentData); err != nil {
+		return nil, err
+	}
+	if err := s.ensureScope(ctx, sc, req.CreateOrganization, req.CreateDocument); err != nil {
 		return nil, err
 	}
 	if req.VerifyUserPermissions {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opencollab/backend/pkg/docaccess"
 	"github.com/opencollab/backend/pkg/docmigrate"
+	"github.com/opencollab/backend/pkg/docscope"
 	"github.com/opencollab/backend/pkg/features"
 	"github.com/opencollab/backend/pkg/folderdocs"
 	"github.com/opencollab/backend/pkg/internalauth"
@@ -101,6 +102,9 @@ func Routes(e *gin.Engine, signer *internalauth.Signer, ids *identity.Service, s
 	// Service-to-service: the documents of a folder (commentannotations/get
 	// by folderId).
 	e.POST(folderdocs.Path, signer.Authenticate(), internalauth.RequireService(), handleFolderDocuments(ids))
+	// Service-to-service: the createOrganization and createDocument of
+	// comment and notification adds.
+	e.POST(docscope.Path, signer.Authenticate(), internalauth.RequireService(), handleEnsureScope(ids))
 }
 
 // workspace is the workspace the request acts for (RequireWorkspace made

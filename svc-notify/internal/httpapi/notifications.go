@@ -18,6 +18,9 @@ func handleAdd(svc *notify.Service, v version) gin.HandlerFunc {
 		if err != nil {
 			return nil, err
 		}
+		if err := svc.EnsureScope(c.Request.Context(), workspace(c), n, req.CreateOrganization, req.CreateDocument); err != nil {
+			return nil, err
+		}
 		if req.VerifyPermissions {
 			return addVerified(c, svc, n)
 		}

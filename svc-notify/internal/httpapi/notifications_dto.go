@@ -14,8 +14,8 @@ type addRequest struct {
 	DocumentID     string   `json:"documentId" validate:"required"`
 	ActionUser     *userDTO `json:"actionUser" validate:"required"`
 	NotificationID string   `json:"notificationId"`
-	// Accepted as the interface lists them: a missing organization or
-	// document needs no creation here.
+	// Have svc-identity create the organization and document when missing
+	// (notify.EnsureScope).
 	CreateOrganization bool `json:"createOrganization"`
 	CreateDocument     bool `json:"createDocument"`
 	// v2: notify only the recipients with document access (true is

@@ -37,6 +37,7 @@ type Service struct {
 	pages  PageTokens
 	events Publisher
 	access AccessChecker // nil: verifyUserPermissions answers UNAVAILABLE
+	scope  ScopeEnsurer  // nil: createOrganization and createDocument have no effect
 	log    *slog.Logger
 	now    func() time.Time
 	newID  func() string
