@@ -3,6 +3,7 @@ package annotations
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/opencollab/backend/pkg/api"
@@ -85,11 +86,10 @@ func checkReason(r map[string]any, path string) error {
 	if err := requireStrings(r, path, "title", "description"); err != nil {
 		return err
 	}
-	sev, _ := r["severity"].(string)
 	checks := []error{
-		oneOf(orDefault(sev, "-"), path+".severity", severities...),
-		optionalEnum(r, path, "findingType", findingTypes),
-		optionalEnum(r, path, "source", reasonSource),
+		enum(r, path, "severity", severities, true),
+		enum(r, path, "findingType", findingTypes, false),
+		enum(r, path, "source", reasonSource, false),
 	}
 	for _, k := range []string{"findingId", "issueType", "knowledgeSection", "htmlSnippet", "htmlSelector"} {
 		checks = append(checks, optionalString(r, path, k))
@@ -117,13 +117,16 @@ func optionalString(m map[string]any, path, key string) error {
 	return nil
 }
 
-func optionalEnum(m map[string]any, path, key string, allowed []string) error {
+// enum checks that m[key] is one of allowed (or absent, unless required).
+func enum(m map[string]any, path, key string, allowed []string, required bool) error {
 	v, present := m[key]
-	if !present || v == nil {
+	if (!present || v == nil) && !required {
 		return nil
 	}
-	s, _ := v.(string)
-	return oneOf(orDefault(s, "-"), path+"."+key, allowed...)
+	if s, ok := v.(string); ok && slices.Contains(allowed, s) {
+		return nil
+	}
+	return invalid("field %s.%s must be one of %s", path, key, strings.Join(allowed, ", "))
 }
 
 // resolveAgents completes the agent blocks of comments: agentType, and for
