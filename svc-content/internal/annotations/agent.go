@@ -129,11 +129,19 @@ func enum(m map[string]any, path, key string, allowed []string, required bool) e
 	return invalid("field %s.%s must be one of %s", path, key, strings.Join(allowed, ", "))
 }
 
+// maxAgentsPerRequest bounds the agents of this deployment one add may
+// name: each is a call to svc-memory, and an add carries up to 10,000
+// comments. A run of one agent names one.
+const maxAgentsPerRequest = 10
+
 // resolveAgents completes the agent blocks of comments: agentType, and for
 // an agent of this deployment its name, looked up once per agent. A
 // built-in or custom agent svc-memory does not know fails the request
 // (NOT_FOUND), before anything is written.
 func (s *Service) resolveAgents(ctx context.Context, ws string, comments []CommentInput) error {
+	if err := checkAgentCount(comments); err != nil {
+		return err
+	}
 	known := map[string]AgentInfo{}
 	for _, c := range comments {
 		b := c.Agent
@@ -154,6 +162,21 @@ func (s *Service) resolveAgents(ctx context.Context, ws string, comments []Comme
 			known[id] = info
 		}
 		b["agentType"], b["agentName"] = info.Type, info.Name
+	}
+	return nil
+}
+
+// checkAgentCount refuses an add naming more than maxAgentsPerRequest
+// agents of this deployment, before any is looked up.
+func checkAgentCount(comments []CommentInput) error {
+	ids := map[any]bool{}
+	for _, c := range comments {
+		if c.Agent != nil && c.Agent["agentSource"] == AgentSourceBuiltin {
+			ids[c.Agent["agentId"]] = true
+		}
+	}
+	if len(ids) > maxAgentsPerRequest {
+		return invalid("the agent blocks of one request name %d built-in or custom agents; at most %d", len(ids), maxAgentsPerRequest)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package annotations_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ func TestAgentCommentsMarkTheAnnotation(t *testing.T) {
 // A bad block, an unknown agent of this deployment, or no way to look one
 // up refuses the whole request before anything is written.
 func TestAgentCommentsRefusedWriteNothing(t *testing.T) {
-	f, _ := newAgentFixture(t)
+	f, d := newAgentFixture(t)
 	add := func(b map[string]any) error {
 		_, err := f.addItems("doc1",
 			AnnotationInput{AnnotationID: "ok", CommentData: []CommentInput{comment("alice", "x")}},
@@ -141,6 +142,17 @@ func TestAgentCommentsRefusedWriteNothing(t *testing.T) {
 		if err := add(tc.block); !api.IsStatus(err, tc.status) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %s naming %q", name, err, tc.status, tc.want)
 		}
+	}
+	var many []CommentInput
+	for i := range 11 {
+		many = append(many, agentComment(agentBlock(AgentSourceBuiltin, fmt.Sprint("agent-", i), nil), "x"))
+	}
+	lookups := d.lookups
+	if _, err := f.addItems("doc1", AnnotationInput{AnnotationID: "many", CommentData: many}); !api.IsStatus(err, api.InvalidArgument) || !strings.Contains(err.Error(), "at most 10") {
+		t.Errorf("eleven agents: %v, want INVALID_ARGUMENT saying at most 10", err)
+	}
+	if d.lookups != lookups {
+		t.Errorf("the refused add looked up %d agents", d.lookups-lookups)
 	}
 	f.svc.WithAgents(nil)
 	if err := add(agentBlock(AgentSourceBuiltin, "reviewer", nil)); !api.IsStatus(err, api.Unavailable) {
