@@ -15,6 +15,9 @@ func (s *Service) EnsureScope(ctx context.Context, ws, orgID, docID string, crea
 	if !createOrg && !createDoc {
 		return nil
 	}
+	if there, err := s.scopeExists(ctx, ws, orgID, docID, createDoc); err != nil || there {
+		return err
+	}
 	if !createOrg {
 		if err := s.mustHaveOrganization(ctx, ws, orgID); err != nil {
 			return err
@@ -32,4 +35,22 @@ func (s *Service) EnsureScope(ctx context.Context, ws, orgID, docID string, crea
 		return nil
 	}
 	return err
+}
+
+// scopeExists reports whether what the flags ask for is there already: the
+// usual case, since a caller that sends them sends them with every add, so
+// an ensure is one read by _id rather than an upsert and a refused insert.
+// A document is never left without its organization: deleting one
+// removes its documents first.
+func (s *Service) scopeExists(ctx context.Context, ws, orgID, docID string, doc bool) (bool, error) {
+	var err error
+	if doc {
+		_, err = s.store.GetDocument(ctx, ws, orgID, docID)
+	} else {
+		_, err = s.store.GetOrganization(ctx, ws, orgID)
+	}
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
