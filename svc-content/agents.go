@@ -28,12 +28,10 @@ func (m memoryAgents) Agent(ctx context.Context, ws, agentID string) (annotation
 		} `json:"agent"`
 	}
 	err := m.client.Call(ctx, agentsGetPath, internalauth.Workspace(ws), map[string]string{"agentId": agentID}, &out)
-	if e, ok := api.AsError(err); ok && e.Status != api.NotFound && e.Status != api.Unavailable {
-		// A refusal of the call itself says nothing about the agent.
-		return annotations.AgentInfo{}, api.Errorf(api.Internal, "svc-memory refused the agent lookup").WithCause(err)
-	}
 	if err != nil {
-		return annotations.AgentInfo{}, err
+		// NOT_FOUND is the answer about the agent; any other refusal of
+		// the call itself says nothing about it.
+		return annotations.AgentInfo{}, svcclient.PassOn(err, "svc-memory refused the agent lookup", api.NotFound)
 	}
 	info := annotations.AgentInfo{Type: annotations.AgentTypeCustom, Name: out.Agent.Name}
 	if out.Agent.ManagedBy == "builtin" {

@@ -8,10 +8,8 @@ package docaccess
 
 import (
 	"context"
-	"slices"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 )
 
@@ -67,15 +65,12 @@ type OrganizationRequest struct {
 }
 
 // Client is svc-identity reached over Path.
-type Client struct {
-	client    *svcclient.Client
-	principal string
-}
+type Client struct{ svc svcclient.Caller }
 
 // NewClient returns the checker served by client (svc-identity), called as
 // the service named caller.
 func NewClient(client *svcclient.Client, caller string) *Client {
-	return &Client{client: client, principal: internalauth.Service(caller)}
+	return &Client{svcclient.As(client, caller)}
 }
 
 // UsersWithAccess returns the users among userIDs that have access to
@@ -85,15 +80,15 @@ func NewClient(client *svcclient.Client, caller string) *Client {
 // without svc-identity's address, or with svc-identity unreachable, it
 // fails with UNAVAILABLE.
 func (c *Client) UsersWithAccess(ctx context.Context, ws, org, doc string, userIDs []string) (withAccess []string, documentFound bool, err error) {
-	if c == nil || !c.client.Configured() {
+	if c == nil || !c.svc.Configured() {
 		return nil, false, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured (IDENTITY_URL)")
 	}
 	withAccess = []string{}
 	for start := 0; start < len(userIDs); start += MaxUserIDs {
 		in := Request{WorkspaceID: ws, OrganizationID: org, DocumentID: doc, UserIDs: userIDs[start:min(start+MaxUserIDs, len(userIDs))]}
 		var reply Reply
-		if err := c.client.Call(ctx, Path, c.principal, in, &reply); err != nil {
-			return nil, false, callError(err)
+		if err := c.svc.Call(ctx, Path, in, &reply); err != nil {
+			return nil, false, svcclient.PassOn(err, refusedCheck)
 		}
 		withAccess = append(withAccess, reply.UserIDs...)
 		documentFound = reply.DocumentFound
@@ -108,13 +103,13 @@ func (c *Client) UsersWithAccess(ctx context.Context, ws, org, doc string, userI
 // is about the organization, and the caller's caller can act on it (name
 // the users). Without svc-identity, UNAVAILABLE, as UsersWithAccess.
 func (c *Client) OrganizationUsersWithAccess(ctx context.Context, ws, org, doc string) (withAccess []string, documentFound bool, err error) {
-	if c == nil || !c.client.Configured() {
+	if c == nil || !c.svc.Configured() {
 		return nil, false, api.Errorf(api.Unavailable, "document access cannot be verified: svc-identity is not configured (IDENTITY_URL)")
 	}
 	var reply Reply
 	in := OrganizationRequest{WorkspaceID: ws, OrganizationID: org, DocumentID: doc}
-	if err := c.client.Call(ctx, OrganizationPath, c.principal, in, &reply); err != nil {
-		return nil, false, callError(err, api.FailedPrecondition)
+	if err := c.svc.Call(ctx, OrganizationPath, in, &reply); err != nil {
+		return nil, false, svcclient.PassOn(err, refusedCheck, api.FailedPrecondition)
 	}
 	if reply.UserIDs == nil {
 		reply.UserIDs = []string{}
@@ -122,15 +117,7 @@ func (c *Client) OrganizationUsersWithAccess(ctx context.Context, ws, org, doc s
 	return reply.UserIDs, reply.DocumentFound, nil
 }
 
-// callError keeps UNAVAILABLE (svc-identity down), and the statuses the
-// route documents as answers (keep), as they are. Any other refusal of
-// this call is a fault between the services (a wrong secret, a malformed
-// request), not the client's: passed on, a PERMISSION_DENIED would read
-// as the users' lack of access, so it is INTERNAL.
-func callError(err error, keep ...api.Status) error {
-	e, ok := api.AsError(err)
-	if !ok || e.Status == api.Unavailable || slices.Contains(keep, e.Status) {
-		return err
-	}
-	return api.Errorf(api.Internal, "svc-identity refused the document access check").WithCause(err)
-}
+// refusedCheck is the INTERNAL error's message when svc-identity refuses
+// the call itself (svcclient.PassOn): passed on, a PERMISSION_DENIED would
+// read as the users' lack of access.
+const refusedCheck = "svc-identity refused the document access check"

@@ -10,7 +10,6 @@ package docmigrate
 import (
 	"context"
 
-	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 )
 
@@ -70,28 +69,25 @@ type Owner interface {
 }
 
 // Client is an owning service reached over its internal routes.
-type Client struct {
-	client    *svcclient.Client
-	principal string
-}
+type Client struct{ svc svcclient.Caller }
 
 // NewClient returns the owner served by client, called as the service
 // named caller.
 func NewClient(client *svcclient.Client, caller string) *Client {
-	return &Client{client: client, principal: internalauth.Service(caller)}
+	return &Client{svcclient.As(client, caller)}
 }
 
 // DocumentHasData asks the owner whether it holds data of doc.
 func (c *Client) DocumentHasData(ctx context.Context, doc Document) (bool, error) {
 	var out HasData
-	err := c.client.Call(ctx, HasDataPath, c.principal, doc, &out)
+	err := c.svc.Call(ctx, HasDataPath, doc, &out)
 	return out.HasData, err
 }
 
 // MigrateDocument asks the owner to re-key its data.
 func (c *Client) MigrateDocument(ctx context.Context, m Move) (int64, error) {
 	var out Moved
-	err := c.client.Call(ctx, MigratePath, c.principal, m, &out)
+	err := c.svc.Call(ctx, MigratePath, m, &out)
 	return out.Moved, err
 }
 

@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 )
 
@@ -27,15 +26,12 @@ type Request struct {
 }
 
 // Client is svc-identity reached over Path.
-type Client struct {
-	client    *svcclient.Client
-	principal string
-}
+type Client struct{ svc svcclient.Caller }
 
 // NewClient returns the ensurer served by client (svc-identity), called as
 // the service named caller.
 func NewClient(client *svcclient.Client, caller string) *Client {
-	return &Client{client: client, principal: internalauth.Service(caller)}
+	return &Client{svcclient.As(client, caller)}
 }
 
 // Ensure creates the organization (createOrg) and the document (createDoc)
@@ -46,17 +42,10 @@ func NewClient(client *svcclient.Client, caller string) *Client {
 // createOrganization) and INVALID_ARGUMENT are the caller's to see; any
 // other refusal is a fault between the services, INTERNAL.
 func (c *Client) Ensure(ctx context.Context, ws, org, doc string, createOrg, createDoc bool) error {
-	if (!createOrg && !createDoc) || c == nil || !c.client.Configured() {
+	if (!createOrg && !createDoc) || c == nil || !c.svc.Configured() {
 		return nil
 	}
 	in := Request{WorkspaceID: ws, OrganizationID: org, DocumentID: doc, CreateOrganization: createOrg, CreateDocument: createDoc}
-	err := c.client.Call(ctx, Path, c.principal, in, nil)
-	if e, ok := api.AsError(err); ok {
-		switch e.Status {
-		case api.Unavailable, api.NotFound, api.InvalidArgument:
-			return err
-		}
-		return api.Errorf(api.Internal, "svc-identity refused to create the organization or document").WithCause(err)
-	}
-	return err
+	return svcclient.PassOn(c.svc.Call(ctx, Path, in, nil), "svc-identity refused to create the organization or document",
+		api.NotFound, api.InvalidArgument)
 }

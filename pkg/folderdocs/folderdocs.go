@@ -11,7 +11,6 @@ import (
 	"context"
 
 	"github.com/opencollab/backend/pkg/api"
-	"github.com/opencollab/backend/pkg/internalauth"
 	"github.com/opencollab/backend/pkg/svcclient"
 )
 
@@ -39,15 +38,12 @@ type Reply struct {
 }
 
 // Client is svc-identity reached over Path.
-type Client struct {
-	client    *svcclient.Client
-	principal string
-}
+type Client struct{ svc svcclient.Caller }
 
 // NewClient returns the folder lister served by client (svc-identity),
 // called as the service named caller.
 func NewClient(client *svcclient.Client, caller string) *Client {
-	return &Client{client: client, principal: internalauth.Service(caller)}
+	return &Client{svcclient.As(client, caller)}
 }
 
 // Documents returns the ids of the documents in folder of organization
@@ -57,17 +53,13 @@ func NewClient(client *svcclient.Client, caller string) *Client {
 // FAILED_PRECONDITION. Any other refusal is a fault between the services
 // (a wrong secret, a malformed request), so it is INTERNAL.
 func (c *Client) Documents(ctx context.Context, ws, org, folder string) (documentIDs []string, folderFound bool, err error) {
-	if c == nil || !c.client.Configured() {
+	if c == nil || !c.svc.Configured() {
 		return nil, false, api.Errorf(api.Unavailable, "folders cannot be read: svc-identity is not configured (IDENTITY_URL)")
 	}
 	var reply Reply
 	in := Request{WorkspaceID: ws, OrganizationID: org, FolderID: folder}
-	if err := c.client.Call(ctx, Path, c.principal, in, &reply); err != nil {
-		e, ok := api.AsError(err)
-		if !ok || e.Status == api.Unavailable || e.Status == api.FailedPrecondition {
-			return nil, false, err
-		}
-		return nil, false, api.Errorf(api.Internal, "svc-identity refused the folder's document list").WithCause(err)
+	if err := c.svc.Call(ctx, Path, in, &reply); err != nil {
+		return nil, false, svcclient.PassOn(err, "svc-identity refused the folder's document list", api.FailedPrecondition)
 	}
 	if reply.DocumentIDs == nil {
 		reply.DocumentIDs = []string{}
