@@ -33,17 +33,13 @@ func (s *Service) DocumentsInFolder(ctx context.Context, ws, orgID, folderID str
 	} else if err != nil {
 		return FolderDocuments{}, err
 	}
-	docs, err := s.store.ListDocuments(ctx, ws, DocumentQuery{OrganizationID: orgID, FolderID: &folderID, Limit: maxFolderDocuments + 1})
+	ids, err := s.store.ListDocumentIDs(ctx, ws, DocumentQuery{OrganizationID: orgID, FolderID: &folderID, Limit: maxFolderDocuments + 1})
 	if err != nil {
 		return FolderDocuments{}, err
 	}
-	if len(docs) > maxFolderDocuments {
+	if len(ids) > maxFolderDocuments {
 		return FolderDocuments{}, api.Errorf(api.FailedPrecondition,
 			"folder %s holds more than %d documents; filter by documentIds instead", folderID, maxFolderDocuments)
 	}
-	out := FolderDocuments{DocumentIDs: make([]string, len(docs)), FolderFound: true}
-	for i := range docs {
-		out.DocumentIDs[i] = docs[i].ID
-	}
-	return out, nil
+	return FolderDocuments{DocumentIDs: ids, FolderFound: true}, nil
 }

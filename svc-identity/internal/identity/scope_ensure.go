@@ -18,14 +18,13 @@ func (s *Service) EnsureScope(ctx context.Context, ws, orgID, docID string, crea
 	if there, err := s.scopeExists(ctx, ws, orgID, docID, createDoc); err != nil || there {
 		return err
 	}
-	if !createOrg {
-		if err := s.mustHaveOrganization(ctx, ws, orgID); err != nil {
+	now := s.nowMilli()
+	if createOrg {
+		if err := s.store.EnsureOrganization(ctx, ws, orgID, now); err != nil {
 			return err
 		}
-	}
-	now := s.nowMilli()
-	if err := s.store.EnsureOrganization(ctx, ws, orgID, now); err != nil {
-		return err
+	} else if err := s.mustHaveOrganization(ctx, ws, orgID); err != nil {
+		return err // createDocument alone: the organization is read, not upserted
 	}
 	if !createDoc {
 		return nil

@@ -72,6 +72,8 @@ type DocumentStore interface {
 	// exist. Idempotent.
 	UpdateDocuments(ctx context.Context, ws, orgID string, ins []DocumentInput, now int64) (missing []string, err error)
 	ListDocuments(ctx context.Context, ws string, q DocumentQuery) ([]Document, error)
+	// ListDocumentIDs is ListDocuments without the records, ids only.
+	ListDocumentIDs(ctx context.Context, ws string, q DocumentQuery) ([]string, error)
 	// DeleteDocuments removes the documents and their memberships (records
 	// last) with a few store commands, not a few per document; the caller
 	// bounds the batch (writeChunk). found lists those that existed.

@@ -113,6 +113,27 @@ func documentSet(in identity.DocumentInput, now int64) bson.M {
 
 // ListDocuments implements identity.DocumentStore.
 func (s *Store) ListDocuments(ctx context.Context, ws string, q identity.DocumentQuery) ([]identity.Document, error) {
+	return s.findDocuments(ctx, documentQueryFilter(ws, q), q.Limit)
+}
+
+// ListDocumentIDs implements identity.DocumentStore: the ids alone, so a
+// list of thousands decodes no metadata.
+func (s *Store) ListDocumentIDs(ctx context.Context, ws string, q identity.DocumentQuery) ([]string, error) {
+	opts := pageOptions(q.Limit, "documentId").SetProjection(bson.M{"documentId": 1})
+	recs, err := findAll[struct {
+		ID string `bson:"documentId"`
+	}](ctx, s.docs, documentQueryFilter(ws, q), opts)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(recs))
+	for i, r := range recs {
+		ids[i] = r.ID
+	}
+	return ids, nil
+}
+
+func documentQueryFilter(ws string, q identity.DocumentQuery) bson.D {
 	filter := orgKey(ws, q.OrganizationID)
 	if q.FolderID != nil {
 		filter = append(filter, bson.E{Key: "folderId", Value: *q.FolderID})
@@ -120,7 +141,7 @@ func (s *Store) ListDocuments(ctx context.Context, ws string, q identity.Documen
 	if q.After != "" {
 		filter = append(filter, bson.E{Key: "documentId", Value: bson.M{"$gt": q.After}})
 	}
-	return s.findDocuments(ctx, filter, q.Limit)
+	return filter
 }
 
 func (s *Store) findDocuments(ctx context.Context, filter bson.D, limit int) ([]identity.Document, error) {
