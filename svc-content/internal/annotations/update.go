@@ -133,10 +133,12 @@ func (ch change) apply(a *Annotation, nowMs int64) error {
 		}
 	}
 	renamed := renameUsers(a, ch.renames)
-	if ch.data == nil && !renamed {
-		return errUnchanged
+	if ch.data == nil {
+		if !renamed {
+			return errUnchanged
+		}
+		a.touch(nowMs) // updatedData's apply touches it otherwise; mutate re-derives after either
 	}
-	a.touch(nowMs)
 	return nil
 }
 
