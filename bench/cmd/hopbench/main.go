@@ -71,14 +71,14 @@ func main() {
 	flag.StringVar(&concs, "concurrency", "16,64", "connections of the throughput runs")
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
-	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http; sketch: a bare Go event-loop proxy, the design's upper bound)")
+	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http; sketch: a bare Go event-loop proxy, the design's upper bound; split: the sketch with its clients served by a goroutine each, only the answers on loops)")
 	flag.StringVar(&o.upServer, "upstream-server", upstreamNetHTTP, "the upstream's HTTP server: net/http (pkg/server, as our services run) or h1 (the gateway's, header map filled)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
 	flag.BoolVar(&o.pollIdle, "poll-idle", false, "during the fixed-rate runs, keep idle CPUs polling instead of halting (Linux PM QoS, /dev/cpu_dma_latency at 0, needs root): on a virtual machine a halted CPU is woken through the host")
 	flag.Float64Var(&o.equalShare, "equal-share", 0.8, "run every path open loop at this share of the slowest proxy's throughput too, for the upstream's CPU per request at one rate (0: no equal-rate runs)")
 	flag.BoolVar(&o.latencyOnly, "latency-only", false, "only the fixed-rate latency runs (no throughput runs)")
-	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) and execution traces of the gateway and the sketch (first latency run) to this directory")
+	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) and execution traces of the gateway, the sketch and the split (first latency run) to this directory")
 	flag.Parse()
 
 	benchkit.Main("hopbench", func(ctx context.Context) (int, error) {
@@ -87,6 +87,8 @@ func main() {
 			return 0, runUpstream(ctx, secret, o.upServer, withPprof)
 		case "sketch":
 			return 0, runSketch(ctx, upstream, withPprof)
+		case "split":
+			return 0, runSplit(ctx, upstream, withPprof)
 		case "gateway":
 			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 		case "":

@@ -149,13 +149,13 @@ func measureThroughput(ctx context.Context, s *stack, t *target, conc int, d tim
 	return r, nil
 }
 
-// traceProxies writes execution traces of the gateway and the sketch
+// traceProxies writes execution traces of the gateway, the sketch and the split
 // (those measured) taken during the first latency run, which drives each
 // of paths paths for o.slice in turn (where a proxy's tail at a fixed rate
 // comes from: bench/schedwait).
 func traceProxies(s *stack, o options, paths int) {
 	d := max(o.slice*time.Duration(paths)-time.Second, time.Second)
-	for _, p := range []*proc{s.gateway, s.sketch} {
+	for _, p := range []*proc{s.gateway, s.sketch, s.split} {
 		if p == nil || !o.wants(p.name) {
 			continue
 		}

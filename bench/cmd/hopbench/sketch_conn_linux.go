@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"strconv"
 	"syscall"
 	"unsafe"
@@ -92,17 +93,10 @@ func (l *sketchLoop) upstreamConn() (*sketchConn, error) {
 			return u, nil
 		}
 	}
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	fd, err := dialUpstream(l.up)
 	if err != nil {
 		return nil, err
 	}
-	// A blocking connect on loopback: done once per pooled connection.
-	if err := syscall.Connect(fd, l.up); err != nil {
-		_ = syscall.Close(fd)
-		return nil, err
-	}
-	_ = syscall.SetNonblock(fd, true)
-	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
 	if err := l.watch(fd); err != nil {
 		_ = syscall.Close(fd)
 		return nil, err
@@ -183,4 +177,32 @@ func sketchWriteAll(fd int, b []byte) bool {
 		b = b[n:]
 	}
 	return true
+}
+
+// upstreamSockaddr is the IPv4 address of host:port.
+func upstreamSockaddr(hostport string) (syscall.SockaddrInet4, error) {
+	ap, err := net.ResolveTCPAddr("tcp4", hostport)
+	if err != nil {
+		return syscall.SockaddrInet4{}, err
+	}
+	up := syscall.SockaddrInet4{Port: ap.Port}
+	copy(up.Addr[:], ap.IP.To4())
+	return up, nil
+}
+
+// dialUpstream connects a non-blocking socket to up, with a blocking
+// connect on loopback: done once per pooled connection. up is a copy:
+// syscall.Connect writes into the address it is given.
+func dialUpstream(up syscall.SockaddrInet4) (int, error) {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	if err := syscall.Connect(fd, &up); err != nil {
+		_ = syscall.Close(fd)
+		return 0, err
+	}
+	_ = syscall.SetNonblock(fd, true)
+	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
+	return fd, nil
 }

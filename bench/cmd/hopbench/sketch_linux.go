@@ -5,12 +5,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
-	"os"
 	"runtime"
 	"strconv"
 	"syscall"
-	"unsafe"
 )
 
 // The sketch target: what the gateway's hop would cost as an event loop
@@ -23,10 +20,7 @@ import (
 // answer read whole is written back, with no goroutine hand-off. No auth,
 // rate limit, tracing or header rewriting: an upper bound for the design,
 // set against nginx (which does as little here), not a proxy to run.
-// Bodies must come with Content-Length and fit sketchBuffer. Waiting in
-// a blocking epoll_wait on a locked thread instead cost more than the
-// gateway (75 against 67 µs a request at c=16): each wake had to get a P
-// back from the scheduler.
+// Bodies must come with Content-Length and fit sketchBuffer.
 
 const sketchBuffer = 16 << 10
 
@@ -40,22 +34,27 @@ type sketchConn struct {
 }
 
 type sketchLoop struct {
-	file   *os.File // the epoll set, as Go's poller waits for it
-	ep     int
-	lfd    int
-	up     syscall.Sockaddr
-	conns  map[int]*sketchConn
-	idle   []*sketchConn // upstream connections without a request
-	events [128]syscall.EpollEvent
+	*epollSet
+	lfd   int
+	up    syscall.SockaddrInet4
+	conns map[int]*sketchConn
+	idle  []*sketchConn // upstream connections without a request
 }
 
 // runSketch serves on one loop per GOMAXPROCS until ctx ends.
 func runSketch(ctx context.Context, upstream string, withPprof bool) error {
+	return runLoopProxy(ctx, upstream, withPprof, startSketch)
+}
+
+// runLoopProxy runs a proxy role started by start (startSketch,
+// startSplit) with one loop per GOMAXPROCS until ctx ends: it prints its
+// address and pprof's, as every role does.
+func runLoopProxy(ctx context.Context, upstream string, withPprof bool, start func(string, int) (int, <-chan error, func(), error)) error {
 	pprofAddr, err := servePprof(withPprof)
 	if err != nil {
 		return err
 	}
-	port, errc, stop, err := startSketch(upstream, runtime.GOMAXPROCS(0))
+	port, errc, stop, err := start(upstream, runtime.GOMAXPROCS(0))
 	if err != nil {
 		return err
 	}
@@ -73,12 +72,10 @@ func runSketch(ctx context.Context, upstream string, withPprof bool) error {
 // IPv4) and returns the port they share, where a loop's end is reported,
 // and stop, which ends them all.
 func startSketch(upstream string, loops int) (port int, errc <-chan error, stop func(), err error) {
-	ap, err := net.ResolveTCPAddr("tcp4", upstream)
+	up, err := upstreamSockaddr(upstream)
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	up := syscall.SockaddrInet4{Port: ap.Port}
-	copy(up.Addr[:], ap.IP.To4())
 	ended := make(chan error, loops)
 	var started []*sketchLoop
 	stop = func() {
@@ -131,24 +128,13 @@ func sketchListen(port int) (int, int, error) {
 	return fd, sa.(*syscall.SockaddrInet4).Port, nil
 }
 
-// newSketchLoop makes the loop serving lfd. Its own epoll set is waited
-// for in Go's poller, like any socket: the set's descriptor is readable
-// while it has events. The loop's goroutine parks there when the set is
-// empty (no thread held in a blocking call) and serves every ready
-// connection per wake.
+// newSketchLoop makes the loop serving lfd, on an epoll set of its own.
 func newSketchLoop(lfd int, up syscall.SockaddrInet4) (*sketchLoop, error) {
-	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	set, err := newEpollSet()
 	if err != nil {
 		return nil, err
 	}
-	// Non-blocking before os.NewFile, which registers only such a
-	// descriptor with the poller.
-	if err := syscall.SetNonblock(ep, true); err != nil {
-		_ = syscall.Close(ep)
-		return nil, err
-	}
-	// Each loop has its own address: syscall.Connect writes into it.
-	l := &sketchLoop{ep: ep, lfd: lfd, up: &up, conns: map[int]*sketchConn{}, file: os.NewFile(uintptr(ep), "epoll")}
+	l := &sketchLoop{epollSet: set, lfd: lfd, up: up, conns: map[int]*sketchConn{}}
 	if err := l.watch(lfd); err != nil {
 		_ = l.file.Close()
 		return nil, err
@@ -160,31 +146,7 @@ func newSketchLoop(lfd int, up syscall.SockaddrInet4) (*sketchLoop, error) {
 // loop holds.
 func (l *sketchLoop) run() error {
 	defer l.closeAll()
-	rc, err := l.file.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var loopErr error
-	err = rc.Read(func(uintptr) bool {
-		for {
-			n, err := l.poll()
-			if err == syscall.EINTR {
-				continue
-			}
-			if err != nil {
-				loopErr = err
-				return true
-			}
-			if n == 0 {
-				return false // wait in the poller
-			}
-			l.serve(n)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	return loopErr
+	return l.wait(l.serve)
 }
 
 func (l *sketchLoop) closeAll() {
@@ -194,8 +156,8 @@ func (l *sketchLoop) closeAll() {
 	_ = syscall.Close(l.lfd)
 }
 
-func (l *sketchLoop) serve(n int) {
-	for _, ev := range l.events[:n] {
+func (l *sketchLoop) serve(events []syscall.EpollEvent) {
+	for _, ev := range events {
 		fd := int(ev.Fd)
 		if fd == l.lfd {
 			l.accept()
@@ -207,19 +169,6 @@ func (l *sketchLoop) serve(n int) {
 			l.request(c)
 		}
 	}
-}
-
-func (l *sketchLoop) poll() (int, error) {
-	n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_WAIT, uintptr(l.ep),
-		uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
-}
-
-func (l *sketchLoop) watch(fd int) error {
-	return syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_ADD, fd, &syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(fd)})
 }
 
 func (l *sketchLoop) accept() {

@@ -38,11 +38,23 @@ func TestMessageLen(t *testing.T) {
 }
 
 // Requests from several keep-alive clients come back with their own
-// answers through the sketch, also after a client left with its request
-// in flight, and after the service closed the pooled connections; a body
-// it cannot carry ends that client's connection.
+// answers through the sketch and through the split, also after a client
+// left with its request in flight, and after the service closed the
+// pooled connections; a body they cannot carry ends that client's
+// connection.
 func TestSketchRelaysEachAnswerToItsClient(t *testing.T) {
 	t.Parallel()
+	for name, start := range map[string]func(string, int) (int, <-chan error, func(), error){
+		"sketch": startSketch, "split": startSplit,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			relaysEachAnswer(t, start)
+		})
+	}
+}
+
+func relaysEachAnswer(t *testing.T, start func(string, int) (int, <-chan error, func(), error)) {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		if r.URL.Path == "/slow" {
@@ -51,7 +63,7 @@ func TestSketchRelaysEachAnswerToItsClient(t *testing.T) {
 		fmt.Fprintf(w, "%s %d", r.URL.Path, len(b))
 	}))
 	t.Cleanup(up.Close)
-	port, errc, stop, err := startSketch(strings.TrimPrefix(up.URL, "http://"), 2)
+	port, errc, stop, err := start(strings.TrimPrefix(up.URL, "http://"), 2)
 	if err != nil {
 		t.Fatal(err)
 	}

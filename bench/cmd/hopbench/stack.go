@@ -29,6 +29,7 @@ type stack struct {
 	gateway  *proc // inbound server h1
 	gwStd    *proc // inbound server net/http; nil unless wanted
 	sketch   *proc // the event-loop sketch (sketch_linux.go); nil unless wanted
+	split    *proc // its answer half alone (split_linux.go); nil unless wanted
 	nginx    *proc // nil when nginx is not installed
 	signer   *internalauth.Signer
 }
@@ -80,6 +81,12 @@ func startStack(dir string, o options) (*stack, error) {
 			return nil, err
 		}
 	}
+	if o.wants("split") {
+		if s.split, err = startRole(dir, "split", []string{"-upstream", s.upstream.addr, pprofArg}, gwEnv); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
 	if o.wants("nginx") {
 		s.nginx, err = startNginx(dir, s.upstream.addr, o.proxyCores)
 		if err != nil {
@@ -90,7 +97,7 @@ func startStack(dir string, o options) (*stack, error) {
 }
 
 func (s *stack) close() {
-	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.sketch, s.upstream} {
+	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.sketch, s.split, s.upstream} {
 		p.stop()
 	}
 	if s.sink != nil {
@@ -139,6 +146,9 @@ func (s *stack) targets(o options) []*target {
 	}
 	if s.sketch != nil {
 		ts = append(ts, &target{name: "sketch", addr: s.sketch.addr, proxy: s.sketch, headers: signed})
+	}
+	if s.split != nil {
+		ts = append(ts, &target{name: "split", addr: s.split.addr, proxy: s.split, headers: signed})
 	}
 	if s.gwStd != nil {
 		ts = append(ts, &target{name: "gateway-std", addr: s.gwStd.addr, proxy: s.gwStd, headers: customer})
