@@ -124,6 +124,6 @@ func upstreamAtEqualRate(res results, conc int) string {
 		return ""
 	}
 	u := upstreamPerRequest(g) / upstreamPerRequest(d)
-	return fmt.Sprintf("; at an equal %d req/s %.2f× (goal ≤ %.2f: %s%s)", res.eqRates[conc], u, goalUpstream,
-		benchkit.Verdict(u <= goalUpstream), nginxToo(n, upstreamPerRequest(n)/upstreamPerRequest(d)))
+	return fmt.Sprintf("; at an equal %d req/s %s× (goal ≤ %.2f: %s%s)", res.eqRates[conc], atMost(u, goalUpstream), goalUpstream,
+		benchkit.Verdict(u <= goalUpstream), nginxToo(n, atMost(upstreamPerRequest(n)/upstreamPerRequest(d), goalUpstream)))
 }

@@ -100,3 +100,24 @@ func TestMedianIntervalIsTheSignTests(t *testing.T) {
 		t.Errorf("P(B(4,½) ≤ 1) = %v, want 5/16", got)
 	}
 }
+
+// A ratio that two decimals would round onto its goal from the wrong side
+// gets a third, so a goal line never reads "1.10× (goal ≤ 1.10: MISSED)".
+func TestGoalRatioShowsWhatRoundingHides(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{atMost(1.104, 1.10), "1.104"},
+		{atMost(1.0996, 1.10), "1.10"}, // met: two decimals are right
+		{atMost(1.1, 1.10), "1.10"},
+		{atMost(1.23, 1.10), "1.23"},
+		{atLeast(0.598, 0.60), "0.598"},
+		{atLeast(0.6049, 0.60), "0.60"},
+		{atLeast(0.55, 0.60), "0.55"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %s, want %s", tc.got, tc.want)
+		}
+	}
+}
