@@ -18,9 +18,6 @@ func handleEnsureScope(ids *identity.Service) gin.HandlerFunc {
 		if err := api.Decode(c.Request, &req); err != nil {
 			return nil, err
 		}
-		if req.CreateDocument && req.DocumentID == "" {
-			return nil, api.Errorf(api.InvalidArgument, "field documentId is required with createDocument")
-		}
 		err := ids.EnsureScope(c.Request.Context(), req.WorkspaceID, req.OrganizationID, req.DocumentID, req.CreateOrganization, req.CreateDocument)
 		if err != nil {
 			return nil, err

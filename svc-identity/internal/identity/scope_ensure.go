@@ -3,6 +3,8 @@ package identity
 import (
 	"context"
 	"errors"
+
+	"github.com/opencollab/backend/pkg/api"
 )
 
 // EnsureScope creates what another service's write asked to be created
@@ -10,8 +12,12 @@ import (
 // notification add: the organization, and the document, when missing. An
 // existing one is left as it is (its name, access and folder unchanged).
 // createDocument in a missing organization without createOrganization is
-// NOT_FOUND, as documents/add answers it.
+// NOT_FOUND, as documents/add answers it; createDocument without a
+// document id is INVALID_ARGUMENT.
 func (s *Service) EnsureScope(ctx context.Context, ws, orgID, docID string, createOrg, createDoc bool) error {
+	if createDoc && docID == "" {
+		return api.Errorf(api.InvalidArgument, "field documentId is required with createDocument")
+	}
 	if !createOrg && !createDoc {
 		return nil
 	}

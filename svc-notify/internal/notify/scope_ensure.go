@@ -17,8 +17,12 @@ func (s *Service) WithScope(e ScopeEnsurer) *Service {
 
 // EnsureScope honours an add's createOrganization and createDocument: n is
 // checked first, so an add refused for its input creates nothing, and the
-// document exists before a verified add asks who has access to it.
+// document exists before a verified add asks who has access to it. An add
+// without the flags is not checked here (Add checks it).
 func (s *Service) EnsureScope(ctx context.Context, ws string, n Notification, createOrg, createDoc bool) error {
+	if !createOrg && !createDoc {
+		return nil
+	}
 	if err := validateNew(n); err != nil {
 		return err
 	}
