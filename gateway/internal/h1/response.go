@@ -248,18 +248,7 @@ func (w *response) FlushError() error {
 
 // finish completes the answer after the handler returned.
 func (w *response) finish() error {
-	if !w.wroteHeader {
-		w.WriteHeader(http.StatusOK)
-	}
-	if !w.headSent {
-		w.sendHead(true, nil)
-	}
-	if w.chunked {
-		w.out = append(w.out, "0\r\n\r\n"...)
-	}
-	if w.declared >= 0 && w.written != w.declared && w.bodyAllowed {
-		w.closeAfter = true
-	}
+	w.finishBuffered()
 	return w.flushOut()
 }
 
