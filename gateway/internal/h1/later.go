@@ -156,3 +156,12 @@ func (c *conn) readWoken(err error) bool {
 	_ = c.nc.SetReadDeadline(due)
 	return true
 }
+
+// Abandon ends an answer handed to later that broke off: what is still
+// buffered is dropped and the connection closes, so that a cut answer
+// cannot pass for a whole one (a handler's panic(http.ErrAbortHandler)).
+func (w *response) Abandon(after AfterAnswer) {
+	w.out = w.out[:0]
+	w.closeAfter = true
+	w.release(nil, after)
+}
