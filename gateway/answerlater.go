@@ -79,6 +79,9 @@ func (ex *laterExchange) start(ctx context.Context, p *serviceProxy, u *upConn, 
 // watched reports whether u is on an answer loop, adding it on first use
 // (a connection that becomes a realtime tunnel never is).
 func (p *serviceProxy) watched(u *upConn) bool {
+	if p.loops == nil || p.loops.off.Load() {
+		return false // none, or stopped
+	}
 	if u.loop != nil {
 		return true
 	}

@@ -72,6 +72,13 @@ func (s *Set) Wait(serve func(fds []int32)) error {
 				s.fds[i] = s.events[i].Fd
 			}
 			serve(s.fds[:n])
+			if n < len(s.events) {
+				// Every event was taken. One that comes from now on
+				// makes the set readable anew, which Go's poller
+				// reports even while serve runs: wait without another
+				// epoll_wait, which would find nothing.
+				return false
+			}
 		}
 	})
 	if err != nil {

@@ -40,7 +40,7 @@ type AfterAnswer interface{ AfterAnswer() }
 // AnswerLater lets the handler return before its answer is written: it
 // reports whether the connection allows it. It does for a request served
 // inside the wait for input (inline.go) whose body is read and after which
-// no further input is buffered. Once it reports true, the handler must
+// no further input is buffered or known to wait in the socket. Once it reports true, the handler must
 // return without writing, and Finish must be called exactly once, from any
 // goroutine, after the answer is written to w.
 func (w *response) AnswerLater() bool {
@@ -50,6 +50,10 @@ func (w *response) AnswerLater() bool {
 		return false
 	case c.br.Buffered() > 0:
 		return false // pipelined input: served in order by the ordinary path
+	case !c.drained:
+		// The last read filled the buffer: more may wait in the socket,
+		// which no new input event would announce.
+		return false
 	case w.req.Body != http.NoBody && !c.body.done:
 		return false
 	}

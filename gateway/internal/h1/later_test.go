@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -193,4 +194,18 @@ func serveLaterTest(t *testing.T, s *Server) string {
 	go func() { _ = s.Serve(ln) }()
 	t.Cleanup(func() { _ = s.Close() })
 	return ln.Addr().String()
+}
+
+// A request that filled the read buffer exactly may have more input behind
+// it in the socket, which no input event would announce: it is answered at
+// once, and the request behind it is not left waiting.
+func TestLaterRefusedAfterFullRead(t *testing.T) {
+	t.Parallel()
+	var later atomic.Int64
+	_, addr := serveInlineTest(t, laterHandler(0, &later))
+	c, br := dialInline(t, addr)
+	first := "GET /1 HTTP/1.1\r\nHost: h\r\nX-Pad: "
+	first += strings.Repeat("p", readBufferSize-len(first)-4) + "\r\n\r\n"
+	send(t, c, first+"GET /2 HTTP/1.1\r\nHost: h\r\n\r\n")
+	expectAnswers(t, br, "now /1", "later /2")
 }
