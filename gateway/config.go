@@ -47,10 +47,6 @@ type Config struct {
 	// HTTPServer picks the inbound HTTP/1.1 server: the lean "h1" or
 	// "net/http" (see inbound.go).
 	HTTPServer string `env:"HTTP_SERVER, default=h1"`
-	// AnswerLoops has h1's requests answered by answer loops, which wait
-	// for many services' answers at once, instead of each by its handler
-	// (answerloop.go); false turns them off. Linux only.
-	AnswerLoops bool `env:"ANSWER_LOOPS, default=true"`
 	// GCPercent is Go's GOGC for the gateway binary ("off" or a
 	// percentage; make run, one process for all services, keeps Go's).
 	// Its garbage is small per-request objects over a small live heap, so

@@ -57,7 +57,6 @@ type Gateway struct {
 	// before the SDK is involved.
 	serverSpans *telemetry.Tracer
 	series      seriesCache
-	loops       *answerLoops
 
 	errTooBig *api.Error
 }
@@ -82,7 +81,6 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		logger = slog.Default()
 	}
 	signer := internalauth.NewSigner(cfg.InternalSecret)
-	loops := newAnswerLoops(cfg.AnswerLoops, logger)
 	proxies := make(map[service]*serviceProxy)
 	for name, raw := range cfg.serviceURLs() {
 		if raw == "" {
@@ -92,7 +90,7 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		if err != nil {
 			return nil, err
 		}
-		proxies[name] = newServiceProxy(name, target, logger, loops)
+		proxies[name] = newServiceProxy(name, target, logger)
 	}
 	workspace := svcclient.New(string(svcWorkspace), cfg.WorkspaceURL, signer)
 	guard := newRedisGuard()
@@ -110,7 +108,6 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 		spanOpts:     []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)},
 		serverSpans:  telemetry.NewTracer(tracerName),
 		errTooBig:    bodyTooLarge(cfg.MaxBodyBytes),
-		loops:        loops,
 	}
 	g.router.handOver(svcContent, deps.ContentRealtime)
 	if cfg.RateLimitPerSecond > 0 {
@@ -124,7 +121,6 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 // upstream connections. Call it after the HTTP server has drained.
 func (g *Gateway) Close() {
 	g.tunnels.close()
-	g.loops.stop()
 	for _, rt := range g.router.routes {
 		if rt.proxy != nil {
 			rt.proxy.close()
@@ -151,30 +147,18 @@ func (g *Gateway) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c, ctx, span := g.startRequest(w, r)
-	c.g, c.ctx, c.r, c.spanOf = g, ctx, r, span
-	c.hop.after = c
-	g.handle(ctx, c, r)
-	if c.answeredLater {
-		return // an answer loop ends the request (AfterAnswer)
-	}
-	c.AfterAnswer()
-}
-
-// AfterAnswer ends the request: its metrics, span and access log. It runs
-// when the handler returns, or once an answer loop relayed the answer.
-func (c *call) AfterAnswer() {
-	g, ctx := c.g, c.ctx
-	g.finishRequest(ctx, c, c.r, c.spanOf, c.rt)
 	// The access log is Debug: at Info it would cost more than the proxy.
 	if g.logger.Enabled(ctx, slog.LevelDebug) {
-		c.rec.log(ctx, g.logger, c.r, &c.hop.requestID)
+		defer c.rec.log(ctx, g.logger, r, &c.hop.requestID)
 	}
+	rt := g.handle(ctx, c, r)
+	g.finishRequest(ctx, c, r, span, rt)
 }
 
 // handle runs the checks in order, cheapest and least privileged first:
 // route, method, credentials, rate limit, body size, deployment. It returns
 // the route taken, nil when none matched. ctx carries the request's span.
-func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) {
+func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) *route {
 	w, path := &c.rec, r.URL.Path
 	fields := &c.hop.fields
 	id := g.ids.ensure(fields, &c.id)
@@ -184,20 +168,18 @@ func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) {
 		if rt := g.router.matchRealtime(path); rt != nil {
 			annotate(span, rt, nil)
 			fields.fillHeader(id) // the upgrade's code reads r.Header
-			c.rt = rt
 			g.realtime(ctx, w, r, id, rt)
-			return
+			return rt
 		}
 	}
 	rt := g.router.match(path)
 	if rt == nil {
 		g.reject(ctx, w, r, id, api.Errorf(api.NotFound, "no operation at %s", path))
-		return
+		return nil
 	}
-	c.rt = rt
 	if r.Method != http.MethodPost {
 		g.reject(ctx, w, r, id, api.Errorf(api.InvalidArgument, "method %s is not allowed; every operation is POST", r.Method))
-		return
+		return rt
 	}
 	var (
 		principal *signedPrincipal
@@ -212,23 +194,24 @@ func (g *Gateway) handle(ctx context.Context, c *call, r *http.Request) {
 	annotate(span, rt, principal)
 	if err != nil {
 		g.reject(ctx, w, r, id, err)
-		return
+		return rt
 	}
 	if g.limiter != nil && apiKey != "" && !g.limiter.allow(ctx, apiKey) {
 		g.reject(ctx, w, r, id, errRateLimited)
-		return
+		return rt
 	}
 	if r.ContentLength > g.maxBody {
 		g.reject(ctx, w, r, id, g.errTooBig)
-		return
+		return rt
 	}
 	if rt.proxy == nil {
 		g.reject(ctx, w, r, id, api.Errorf(api.Unavailable, "%s service is not deployed", rt.service))
-		return
+		return rt
 	}
 	// A sized body over the limit was refused above; a chunked one is cut
 	// off at the limit while it streams (INVALID_ARGUMENT).
-	c.answeredLater = rt.proxy.serve(ctx, w, r, principal, &c.hop, g.maxBody)
+	rt.proxy.serve(ctx, w, r, principal, &c.hop, g.maxBody)
+	return rt
 }
 
 // reject answers with the error envelope. Client mistakes are Debug (a

@@ -178,7 +178,6 @@ func newEnvDeps(t testing.TB, tune func(*Config), deps Deps) *env {
 		WorkspaceURL: e.workspace.srv.URL, IdentityURL: e.up[svcIdentity].srv.URL, ContentURL: e.up[svcContent].srv.URL,
 		NotifyURL: e.up[svcNotify].srv.URL, ActivityURL: e.up[svcActivity].srv.URL, MemoryURL: e.up[svcMemory].srv.URL,
 		RateLimitPerSecond: 1000, MaxBodyBytes: api.MaxBodyBytes, AuthCacheTTL: time.Second, LogLevel: "debug",
-		AnswerLoops: testAnswerLoops,
 	}
 	if tune != nil {
 		tune(&cfg)
@@ -194,7 +193,6 @@ func newEnvDeps(t testing.TB, tune func(*Config), deps Deps) *env {
 		t.Fatal(err)
 	}
 	e.gw = gw
-	t.Cleanup(gw.Close) // after the server's close, registered below
 	e.srv = startTestServer(t, gw.Handler())
 	return e
 }

@@ -17,24 +17,14 @@ import (
 // second m.Run would overwrite the profile.
 var testInbound = InboundNetHTTP
 
-// testAnswerLoops is Config.AnswerLoops in the suite: h1 runs it twice,
-// with answers relayed by answer loops and waited for by handlers.
-var testAnswerLoops = true
-
-// h1Waiting is h1 with answer loops off, as a suite name.
-const h1Waiting = "h1-waiting"
-
 func TestMain(m *testing.M) {
 	code := 0
-	kinds := []string{InboundNetHTTP, InboundH1, h1Waiting}
+	kinds := []string{InboundNetHTTP, InboundH1}
 	if only := os.Getenv("GATEWAY_TEST_INBOUND"); only != "" {
 		kinds = []string{only}
 	}
 	for _, kind := range kinds {
-		testInbound, testAnswerLoops = kind, true
-		if kind == h1Waiting {
-			testInbound, testAnswerLoops = InboundH1, false
-		}
+		testInbound = kind
 		fmt.Fprintf(os.Stderr, "=== gateway suite on inbound server %s\n", kind)
 		if c := m.Run(); c != 0 {
 			code = c

@@ -34,16 +34,6 @@ type call struct {
 	// span holds the request's span when the sampler drops it (most
 	// requests): no allocation for it.
 	span telemetry.NonRecordingSpan
-	// What ending the request needs (AfterAnswer), which may happen after
-	// the handler returned: the route taken (nil: none matched) and the
-	// request's span and its context.
-	g      *Gateway
-	ctx    context.Context
-	r      *http.Request
-	spanOf trace.Span
-	rt     *route
-	// answeredLater: the proxy handed the answer to an answer loop.
-	answeredLater bool
 }
 
 // startRequest opens the request's server span (a child of the client's

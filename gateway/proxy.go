@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/opencollab/backend/gateway/internal/h1"
 	"github.com/opencollab/backend/pkg/api"
 )
 
@@ -24,12 +23,11 @@ type serviceProxy struct {
 	host   string // the Host header sent
 	pool   *connPool
 	logger *slog.Logger
-	loops  *answerLoops // where answers may be relayed; nil: none
 	// unavailable is prebuilt: the message never changes.
 	unavailable *api.Error
 }
 
-func newServiceProxy(name service, target *url.URL, logger *slog.Logger, loops *answerLoops) *serviceProxy {
+func newServiceProxy(name service, target *url.URL, logger *slog.Logger) *serviceProxy {
 	addr := target.Host
 	if target.Port() == "" {
 		addr += map[bool]string{true: ":443", false: ":80"}[target.Scheme == "https"]
@@ -39,7 +37,7 @@ func newServiceProxy(name service, target *url.URL, logger *slog.Logger, loops *
 		tlsCfg = &tls.Config{ServerName: target.Hostname(), MinVersion: tls.VersionTLS12}
 	}
 	return &serviceProxy{
-		name: name, host: target.Host, pool: newConnPool(addr, tlsCfg), logger: logger, loops: loops,
+		name: name, host: target.Host, pool: newConnPool(addr, tlsCfg), logger: logger,
 		unavailable: api.Errorf(api.Unavailable, "%s service is unavailable", name),
 	}
 }
@@ -57,17 +55,13 @@ type hopState struct {
 	trace     traceHeaders
 	vals      [8]string
 	start     time.Time // the request's, for the connection pool's clock
-	// after ends the request once an answer loop relayed its answer; nil:
-	// the answer is always waited for.
-	after h1.AfterAnswer
-	later laterExchange
 }
 
 // serve proxies r as principal and writes the answer or an envelope to w.
-// ctx carries the gateway's span. later: the answer was handed to an
-// answer loop, which ends the request (hop.after) once it is relayed.
-func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, principal *signedPrincipal, hop *hopState, maxBody int64) (later bool) {
+// ctx carries the gateway's span.
+func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, principal *signedPrincipal, hop *hopState, maxBody int64) {
 	bp := getBuf()
+	defer putBuf(bp)
 	hop.trace.inject(ctx)
 	out := outRequest{host: p.host, principal: principal, trace: &hop.trace}
 	out.fields, out.listed, out.requestID = hop.fields.list, hop.fields.listed, hop.requestID
@@ -79,8 +73,7 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 		var err error
 		if buf, err = readInline(buf, r.Body, length); err != nil {
 			p.fail(ctx, w, r, err)
-			putBuf(bp)
-			return false
+			return
 		}
 		inline = true
 	}
@@ -89,36 +82,13 @@ func (p *serviceProxy) serve(ctx context.Context, w http.ResponseWriter, r *http
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	}
 	*bp = buf[:0] // keep a grown buffer for the next request
-	c, err := p.pool.get(ctx, hop.start)
-	if err != nil {
-		p.fail(ctx, w, r, err)
-		putBuf(bp)
-		return false
-	}
-	sent := 0
-	if inline {
-		var later bool
-		if later, sent = hop.later.start(ctx, p, c, w, r, buf, bp, hop); later {
-			return true
+	for attempt := 0; ; attempt++ {
+		c, err := p.connection(ctx, attempt, hop.start)
+		if err != nil {
+			p.fail(ctx, w, r, err)
+			return
 		}
-	}
-	p.attempts(ctx, c, sent, 0, w, r, buf, inline, hop)
-	putBuf(bp)
-	return false
-}
-
-// attempts runs the exchange, from attempt on, beginning with c (nil: a
-// new connection) of which sent bytes of head have gone.
-func (p *serviceProxy) attempts(ctx context.Context, c *upConn, sent, attempt int, w http.ResponseWriter, r *http.Request, head []byte, inline bool, hop *hopState) {
-	for ; ; attempt++ {
-		if c == nil {
-			var err error
-			if c, err = p.pool.dial(ctx); err != nil {
-				p.fail(ctx, w, r, err)
-				return
-			}
-		}
-		retry, err := p.exchange(ctx, c, w, r, head, sent, inline, hop)
+		retry, err := p.exchange(ctx, c, w, r, buf, inline, hop)
 		if err == nil {
 			return
 		}
@@ -128,21 +98,35 @@ func (p *serviceProxy) attempts(ctx context.Context, c *upConn, sent, attempt in
 			p.fail(ctx, w, r, err)
 			return
 		}
-		c, sent = nil, 0
 	}
+}
+
+// connection is a pooled connection, or for a retry a new one: the pool
+// may hold more connections the service has closed.
+func (p *serviceProxy) connection(ctx context.Context, attempt int, now time.Time) (*upConn, error) {
+	if attempt == 0 {
+		return p.pool.get(ctx, now)
+	}
+	return p.pool.dial(ctx)
 }
 
 // exchange sends one request on c and copies the answer to w. It returns
 // whether a failure may be retried (nothing was answered on a reused
 // connection). Once the answer's head is written to the client, failures
 // can only abort the client's connection.
-func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, sent int, inline bool, hop *hopState) (bool, error) {
+func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, inline bool, hop *hopState) (bool, error) {
 	stop := abortOnCancel(ctx, c)
 	healthy := false
-	defer func() { p.release(c, stop() && healthy, hop) }()
+	defer func() {
+		if stop() && healthy {
+			p.pool.put(c, hop.start)
+		} else {
+			_ = c.Close()
+		}
+	}()
 	if inline {
 		// Written by the answer's first read, in the same wait.
-		if err := c.src.queue(head[sent:], c.br.Buffered()); err != nil {
+		if err := c.src.queue(head, c.br.Buffered()); err != nil {
 			return c.reused, err
 		}
 	} else {
@@ -153,27 +137,6 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 			return false, err
 		}
 	}
-	return p.relayAnswer(ctx, c, w, r, head, hop, &healthy)
-}
-
-// relay reads and relays the answer to a request already sent on c.
-func (p *serviceProxy) relay(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, hop *hopState) (bool, error) {
-	healthy := false
-	defer func() { p.release(c, healthy, hop) }()
-	return p.relayAnswer(ctx, c, w, r, head, hop, &healthy)
-}
-
-// release pools c after a clean exchange, else closes it.
-func (p *serviceProxy) release(c *upConn, healthy bool, hop *hopState) {
-	if healthy {
-		p.pool.put(c, hop.start)
-	} else {
-		_ = c.Close()
-	}
-}
-
-// relayAnswer copies the answer on c to w; healthy: c may be pooled.
-func (p *serviceProxy) relayAnswer(ctx context.Context, c *upConn, w http.ResponseWriter, r *http.Request, head []byte, hop *hopState, healthy *bool) (bool, error) {
 	a, raw, err := readAnswer(c.br, w, head, hop.vals[:0])
 	if werr := c.src.takeWriteErr(); werr != nil {
 		clear(w.Header())
@@ -189,7 +152,7 @@ func (p *serviceProxy) relayAnswer(ctx context.Context, c *upConn, w http.Respon
 	writeAnswerHead(w, &a, raw, hop.requestID)
 	rh := a.respHead
 	if !bodyAllowed(r.Method, rh.status) {
-		*healthy = rh.keepAlive
+		healthy = rh.keepAlive
 		return false, nil
 	}
 	clean, err := copyAnswerBody(w, c.br, rh)
@@ -202,7 +165,7 @@ func (p *serviceProxy) relayAnswer(ctx context.Context, c *upConn, w http.Respon
 		p.logger.WarnContext(ctx, "service answer broke off", "service", p.name, "error", err)
 		panic(http.ErrAbortHandler)
 	}
-	*healthy = clean && rh.keepAlive
+	healthy = clean && rh.keepAlive
 	return false, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"crypto/tls"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -30,19 +29,6 @@ type upConn struct {
 	// before any answer on a reused connection may be a close racing our
 	// request, which is worth one retry on a fresh connection.
 	reused bool
-	// loop relays this connection's answers (answerloop.go) once it has
-	// carried a request that could use one; unwatchable: it cannot.
-	loop        *answerLoop
-	unwatchable bool
-	pending     atomic.Pointer[laterExchange]
-}
-
-// Close closes the connection, off its answer loop first.
-func (c *upConn) Close() error {
-	if c.loop != nil {
-		c.loop.forget(c)
-	}
-	return c.Conn.Close()
 }
 
 // connPool keeps idle connections to one service, most recently used last

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"errors"
 	"io"
 	"net"
 	"os"
@@ -29,21 +28,10 @@ type upReader struct {
 	// writeErr is the queued request's write failure, for the retry
 	// decision: the service never got the request.
 	writeErr error
-	// now makes reads not wait (an answer loop reading what has come):
-	// errWouldBlock when nothing has. fd is the socket's, or -1.
-	now bool
-	fd  int
 }
 
-// errWouldBlock: nothing more of the answer has come yet.
-var errWouldBlock = errors.New("answer not complete yet")
-
 func newUpReader(c net.Conn) *upReader {
-	r := &upReader{conn: c, raw: rawSocket(c), fd: -1}
-	if r.raw != nil {
-		_ = r.raw.Control(func(fd uintptr) { r.fd = int(fd) })
-	}
-	return r
+	return &upReader{conn: c, raw: rawSocket(c)}
 }
 
 // queue has the next read write b first. Without a raw socket, or with
@@ -66,9 +54,6 @@ func (r *upReader) takeWriteErr() error {
 }
 
 func (r *upReader) Read(p []byte) (int, error) {
-	if r.now {
-		return r.readNow(p)
-	}
 	out := r.pending
 	if out == nil {
 		return r.conn.Read(p)
@@ -112,21 +97,6 @@ func (r *upReader) Read(p []byte) (int, error) {
 	case rerr != nil:
 		return 0, r.opError("read", rerr)
 	case n == 0:
-		return 0, io.EOF
-	}
-	return n, nil
-}
-
-// readNow is one read that does not wait, by an answer loop that owns the
-// connection (so its descriptor stays open while it reads).
-func (r *upReader) readNow(p []byte) (int, error) {
-	n, err := nbio.Read(r.fd, p)
-	switch {
-	case err == syscall.EAGAIN:
-		return 0, errWouldBlock
-	case err != nil:
-		return 0, r.opError("read", err)
-	case n == 0 && len(p) > 0:
 		return 0, io.EOF
 	}
 	return n, nil

@@ -57,7 +57,7 @@ func main() {
 		role, concs, targets        string
 		secret, upstream, redisAddr string
 		inbound                     string
-		withPprof, answerLoops      bool
+		withPprof                   bool
 	)
 	flag.StringVar(&role, "role", "", "internal: run as the upstream or gateway process")
 	flag.StringVar(&secret, "secret", "", "internal: the internal secret (roles)")
@@ -65,14 +65,13 @@ func main() {
 	flag.StringVar(&redisAddr, "redis", "", "internal: the Redis address (gateway role)")
 	flag.BoolVar(&withPprof, "pprof", false, "internal: serve pprof (roles)")
 	flag.StringVar(&inbound, "inbound", "h1", "internal: the gateway's inbound server (gateway role)")
-	flag.BoolVar(&answerLoops, "answer-loops", true, "internal: the gateway's Config.AnswerLoops (gateway role)")
 	flag.IntVar(&o.rounds, "rounds", 3, "interleaved rounds; every run of a round is repeated in each")
 	flag.DurationVar(&o.slice, "slice", 4*time.Second, "length of each measured run")
 	flag.DurationVar(&o.warmup, "warmup", 6*time.Second, "closed-loop warm-up of every path before the first round, long enough for the gateway's heap to be collected (a fresh heap costs a page fault per new page)")
 	flag.StringVar(&concs, "concurrency", "16,64", "connections of the throughput runs")
 	flag.IntVar(&o.rate, "rate", 2000, "requests/s of the fixed-rate latency runs")
 	flag.Float64Var(&o.sampleRatio, "sample-ratio", 0.01, "trace sampling ratio (OTEL_TRACES_SAMPLER=parentbased_traceidratio)")
-	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-wait: h1 with its answer loops off, each answer waited for by its handler; gateway-std: net/http; sketch: a bare Go event-loop proxy, the design's upper bound; split: the sketch with its clients served by a goroutine each, only the answers on loops)")
+	flag.StringVar(&targets, "targets", "direct,nginx,gateway,gateway-std", "which paths to measure (gateway: inbound server h1; gateway-std: net/http; sketch: a bare Go event-loop proxy, the design's upper bound; split: the sketch with its clients served by a goroutine each, only the answers on loops)")
 	flag.StringVar(&o.upServer, "upstream-server", upstreamNetHTTP, "the upstream's HTTP server: net/http (pkg/server, as our services run) or h1 (the gateway's, header map filled)")
 	flag.IntVar(&o.proxyCores, "proxy-cores", 0, "cores each proxy may use (nginx workers, gateway GOMAXPROCS); 0: all")
 	flag.BoolVar(&o.latencyRT, "latency-rt", true, "run the fixed-rate runs with this process, the upstream and the proxies in SCHED_RR (Linux, needs CAP_SYS_NICE), so the shared machine's other work cannot delay them")
@@ -91,7 +90,7 @@ func main() {
 		case "split":
 			return 0, runSplit(ctx, upstream, withPprof)
 		case "gateway":
-			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound, answerLoops: answerLoops}, withPprof)
+			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 		case "":
 			o.targets = strings.Split(targets, ",")
 			var err error

@@ -116,7 +116,6 @@ const (
 type gatewayArgs struct {
 	secret, upstream, redis string
 	inbound                 string // Config.HTTPServer
-	answerLoops             bool   // Config.AnswerLoops
 }
 
 // runGateway runs the gateway as cmd/gateway does, with production
@@ -143,7 +142,7 @@ func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
 		ListenAddr: "127.0.0.1:0", RedisURL: "redis://" + a.redis, InternalSecret: a.secret,
 		OperatorToken: "bench-operator-token", WorkspaceURL: a.upstream, IdentityURL: a.upstream,
 		RateLimitPerSecond: 1 << 40, MaxBodyBytes: api.MaxBodyBytes, AuthCacheTTL: time.Second, LogLevel: "info",
-		HTTPServer: a.inbound, AnswerLoops: a.answerLoops,
+		HTTPServer: a.inbound,
 	}, gateway.Deps{Redis: rdb, Logger: logger})
 	if err != nil {
 		return err

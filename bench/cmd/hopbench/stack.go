@@ -28,7 +28,6 @@ type stack struct {
 	upstream *proc
 	gateway  *proc // inbound server h1
 	gwStd    *proc // inbound server net/http; nil unless wanted
-	gwWait   *proc // h1 with answer loops off; nil unless wanted
 	sketch   *proc // the event-loop sketch (sketch_linux.go); nil unless wanted
 	split    *proc // its answer half alone (split_linux.go); nil unless wanted
 	nginx    *proc // nil when nginx is not installed
@@ -76,12 +75,6 @@ func startStack(dir string, o options) (*stack, error) {
 			return nil, err
 		}
 	}
-	if o.wants("gateway-wait") {
-		if s.gwWait, err = startRole(dir, "gateway", append(gwArgs, "-inbound=h1", "-answer-loops=false"), gwEnv); err != nil {
-			s.close()
-			return nil, err
-		}
-	}
 	if o.wants("sketch") {
 		if s.sketch, err = startRole(dir, "sketch", []string{"-upstream", s.upstream.addr, pprofArg}, gwEnv); err != nil {
 			s.close()
@@ -104,7 +97,7 @@ func startStack(dir string, o options) (*stack, error) {
 }
 
 func (s *stack) close() {
-	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.gwWait, s.sketch, s.split, s.upstream} {
+	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.sketch, s.split, s.upstream} {
 		p.stop()
 	}
 	if s.sink != nil {
@@ -150,9 +143,6 @@ func (s *stack) targets(o options) []*target {
 	}
 	if o.wants("gateway") {
 		ts = append(ts, &target{name: "gateway", addr: s.gateway.addr, proxy: s.gateway, headers: customer})
-	}
-	if s.gwWait != nil {
-		ts = append(ts, &target{name: "gateway-wait", addr: s.gwWait.addr, proxy: s.gwWait, headers: customer})
 	}
 	if s.sketch != nil {
 		ts = append(ts, &target{name: "sketch", addr: s.sketch.addr, proxy: s.sketch, headers: signed})

@@ -12,7 +12,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,14 +61,6 @@ type conn struct {
 	rawFD   uintptr
 	drained bool
 	after   afterWait
-	// An answer completed later (later.go): handedOff is the connection
-	// goroutine's note that the handler handed it; later is its state,
-	// laterMu is held while it is pending, and closeLater is the
-	// completer's verdict.
-	handedOff  bool
-	later      atomic.Int32
-	laterMu    sync.Mutex
-	closeLater bool
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -93,8 +84,6 @@ func (c *conn) serve(base context.Context) {
 	// handlers skip watching it (the gateway's upstream hop does).
 	ctx := context.WithValue(base, http.LocalAddrContextKey, c.nc.LocalAddr())
 	defer func() {
-		c.laterMu.Lock() // an answer completed later is done with the socket
-		c.laterMu.Unlock()
 		if c.state.Load() != stateHijacked {
 			c.state.Store(stateClosed)
 			_ = c.nc.Close()
@@ -184,7 +173,7 @@ func (c *conn) respond(r *http.Request) bool {
 	if !c.runHandler(w, r) {
 		return false
 	}
-	return c.handedOff || !w.closeAfter
+	return !w.closeAfter
 }
 
 // expect is the request's first Expect value and how many it has.
@@ -248,9 +237,6 @@ func (c *conn) runHandler(w *response, r *http.Request) (ok bool) {
 		}
 	}()
 	c.srv.Handler.ServeHTTP(w, r)
-	if c.handedOff {
-		return true // w is the completer's now
-	}
 	if w.hijacked {
 		return false
 	}

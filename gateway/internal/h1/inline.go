@@ -54,7 +54,7 @@ func (c *conn) next() bool {
 	}
 	c.after = afterEnd
 	if err := c.sock.RawRead(c.serveArrived); err != nil {
-		return c.readWoken(err) // closed, the idle deadline, or a wake
+		return false // closed, or the idle deadline passed
 	}
 	switch c.after {
 	case afterRespond:
@@ -69,9 +69,6 @@ func (c *conn) next() bool {
 // arrived and returns false to wait for more input, true to leave the
 // wait (c.after says for what).
 func (c *conn) serveArrived(fd uintptr) bool {
-	if c.laterArrived() {
-		return false // the answer in progress wakes the wait when done
-	}
 	c.rawFD = fd
 	leave := c.serveBuffered()
 	c.rawFD = noRawFD
@@ -114,10 +111,6 @@ func (c *conn) serveBuffered() bool {
 		}
 		if !c.respond(r) {
 			return true
-		}
-		if c.handedOff {
-			c.handedOff = false
-			return false // wait; the connection is the completer's until it is done
 		}
 	}
 }

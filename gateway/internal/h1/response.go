@@ -248,7 +248,18 @@ func (w *response) FlushError() error {
 
 // finish completes the answer after the handler returned.
 func (w *response) finish() error {
-	w.finishBuffered()
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if !w.headSent {
+		w.sendHead(true, nil)
+	}
+	if w.chunked {
+		w.out = append(w.out, "0\r\n\r\n"...)
+	}
+	if w.declared >= 0 && w.written != w.declared && w.bodyAllowed {
+		w.closeAfter = true
+	}
 	return w.flushOut()
 }
 

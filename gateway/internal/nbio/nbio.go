@@ -36,7 +36,7 @@ type Socket struct {
 	raw  syscall.RawConn
 	r, w op
 	// Bound once: a closure made per call would be an allocation.
-	readOnce, writeAll, writeNow func(fd uintptr) bool
+	readOnce, writeAll func(fd uintptr) bool
 }
 
 // op is the state of the read or the write in progress.
@@ -62,7 +62,7 @@ func New(c net.Conn) *Socket {
 		return nil
 	}
 	s := &Socket{conn: c, raw: raw}
-	s.readOnce, s.writeAll, s.writeNow = s.readFD, s.writeFD, s.writeNowFD
+	s.readOnce, s.writeAll = s.readFD, s.writeFD
 	return s
 }
 
@@ -135,27 +135,6 @@ func (s *Socket) Write(p []byte) (int, error) {
 		return n, s.opError("write", werr)
 	}
 	return n, nil
-}
-
-// TryWrite writes what the socket takes of p now, without waiting for
-// room: n < len(p) with no error means the send buffer is full.
-func (s *Socket) TryWrite(p []byte) (int, error) {
-	s.w = op{buf: p}
-	err := s.raw.Write(s.writeNow)
-	n, werr := s.w.n, s.w.err
-	s.w = op{}
-	switch {
-	case err != nil:
-		return n, err
-	case werr != nil:
-		return n, s.opError("write", werr)
-	}
-	return n, nil
-}
-
-func (s *Socket) writeNowFD(fd uintptr) bool {
-	s.writeFD(fd)
-	return true // never wait: a full buffer leaves the rest unwritten
 }
 
 func (s *Socket) writeFD(fd uintptr) bool {
