@@ -106,7 +106,7 @@ func (t *target) proxyCPU() time.Duration {
 // generator), the upstream and every proxy.
 func (s *stack) pids() []int {
 	pids := []int{os.Getpid()}
-	for _, p := range []*proc{s.upstream, s.gateway, s.gwStd, s.sketch, s.split, s.nginx} {
+	for _, p := range []*proc{s.upstream, s.gateway, s.gwStd, s.gwB, s.sketch, s.split, s.nginx} {
 		if p != nil {
 			pids = append(pids, p.pids...)
 		}

@@ -47,6 +47,9 @@ type options struct {
 	pollIdle   bool
 	// warmup is how long every path is driven before the first round.
 	warmup time.Duration
+	// gatewayB is another hopbench build whose gateway is target
+	// gateway-b; "": none.
+	gatewayB string
 }
 
 func (o options) wants(name string) bool { return slices.Contains(o.targets, name) }
@@ -78,6 +81,7 @@ func main() {
 	flag.BoolVar(&o.pollIdle, "poll-idle", false, "during the fixed-rate runs, keep idle CPUs polling instead of halting (Linux PM QoS, /dev/cpu_dma_latency at 0, needs root): on a virtual machine a halted CPU is woken through the host")
 	flag.Float64Var(&o.equalShare, "equal-share", 0.8, "run every path open loop at this share of the slowest proxy's throughput too, for the upstream's CPU per request at one rate (0: no equal-rate runs)")
 	flag.BoolVar(&o.latencyOnly, "latency-only", false, "only the fixed-rate latency runs (no throughput runs)")
+	flag.StringVar(&o.gatewayB, "gateway-b", "", "a hopbench binary built from another commit (git worktree add, go build): its gateway runs as target gateway-b beside this build's gateway, in the same rounds, for an A/B of a code change (an A/A with the same build shows what a run can tell apart)")
 	flag.StringVar(&o.profileDir, "profile", "", "write CPU profiles of the gateway and upstream (first gateway run at the highest concurrency) and execution traces of the gateway, the sketch and the split (first latency run) to this directory")
 	flag.Parse()
 
@@ -93,6 +97,9 @@ func main() {
 			return 0, runGateway(ctx, gatewayArgs{secret: secret, upstream: upstream, redis: redisAddr, inbound: inbound}, withPprof)
 		case "":
 			o.targets = strings.Split(targets, ",")
+			if o.gatewayB != "" && !o.wants("gateway-b") {
+				o.targets = append(o.targets, "gateway-b")
+			}
 			var err error
 			if o.concs, err = parseInts(concs); err != nil {
 				return 0, err

@@ -30,12 +30,18 @@ func startRole(dir, role string, args []string, env []string) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	logf, err := os.Create(filepath.Join(dir, role+".log"))
+	return startRoleOf(self, role, dir, role, args, env)
+}
+
+// startRoleOf starts exe, a hopbench binary (this one or another build),
+// with -role role; its stderr goes to dir/<name>.log.
+func startRoleOf(exe, name, dir, role string, args []string, env []string) (*proc, error) {
+	logf, err := os.Create(filepath.Join(dir, name+".log"))
 	if err != nil {
 		return nil, err
 	}
 	defer logf.Close() // the child keeps its own descriptor
-	cmd := exec.Command(self, append([]string{"-role", role}, args...)...)
+	cmd := exec.Command(exe, append([]string{"-role", role}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = logf
 	cmd.SysProcAttr = childAttr()

@@ -75,6 +75,7 @@ func report(w io.Writer, o options, ts []*target, res results, exports int64, us
 	latencyTable(w, o, ts, res.lat)
 	fmt.Fprintln(w)
 	goals(w, o, res)
+	abLine(w, o, res)
 }
 
 func throughputTable(w io.Writer, o options, ts []*target, tp map[key]*throughput) {

@@ -28,6 +28,7 @@ type stack struct {
 	upstream *proc
 	gateway  *proc // inbound server h1
 	gwStd    *proc // inbound server net/http; nil unless wanted
+	gwB      *proc // another build's gateway (-gateway-b); nil unless given
 	sketch   *proc // the event-loop sketch (sketch_linux.go); nil unless wanted
 	split    *proc // its answer half alone (split_linux.go); nil unless wanted
 	nginx    *proc // nil when nginx is not installed
@@ -65,14 +66,25 @@ func startStack(dir string, o options) (*stack, error) {
 		gwEnv = append(slices.Clip(env), "GOMAXPROCS="+strconv.Itoa(o.proxyCores))
 	}
 	gwArgs := []string{"-secret", benchSecret, "-upstream", upURL, "-redis", s.redis.Addr(), pprofArg}
+	self, err := os.Executable()
+	if err != nil {
+		s.close()
+		return nil, err
+	}
 	if s.gateway, err = startRole(dir, "gateway", append(gwArgs, "-inbound=h1"), gwEnv); err != nil {
 		s.close()
 		return nil, err
 	}
 	if o.wants("gateway-std") {
-		if s.gwStd, err = startRole(dir, "gateway", append(gwArgs, "-inbound=net/http"), gwEnv); err != nil {
+		if s.gwStd, err = startRoleOf(self, "gateway-std", dir, "gateway", append(gwArgs, "-inbound=net/http"), gwEnv); err != nil {
 			s.close()
 			return nil, err
+		}
+	}
+	if o.gatewayB != "" {
+		if s.gwB, err = startRoleOf(o.gatewayB, "gateway-b", dir, "gateway", append(gwArgs, "-inbound=h1"), gwEnv); err != nil {
+			s.close()
+			return nil, fmt.Errorf("-gateway-b: %w", err)
 		}
 	}
 	if o.wants("sketch") {
@@ -97,7 +109,7 @@ func startStack(dir string, o options) (*stack, error) {
 }
 
 func (s *stack) close() {
-	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.sketch, s.split, s.upstream} {
+	for _, p := range []*proc{s.nginx, s.gateway, s.gwStd, s.gwB, s.sketch, s.split, s.upstream} {
 		p.stop()
 	}
 	if s.sink != nil {
@@ -143,6 +155,9 @@ func (s *stack) targets(o options) []*target {
 	}
 	if o.wants("gateway") {
 		ts = append(ts, &target{name: "gateway", addr: s.gateway.addr, proxy: s.gateway, headers: customer})
+	}
+	if s.gwB != nil {
+		ts = append(ts, &target{name: "gateway-b", addr: s.gwB.addr, proxy: s.gwB, headers: customer})
 	}
 	if s.sketch != nil {
 		ts = append(ts, &target{name: "sketch", addr: s.sketch.addr, proxy: s.sketch, headers: signed})
