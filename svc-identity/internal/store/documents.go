@@ -119,18 +119,7 @@ func (s *Store) ListDocuments(ctx context.Context, ws string, q identity.Documen
 // ListDocumentIDs implements identity.DocumentStore: the ids alone, so a
 // list of thousands decodes no metadata.
 func (s *Store) ListDocumentIDs(ctx context.Context, ws string, q identity.DocumentQuery) ([]string, error) {
-	opts := pageOptions(q.Limit, "documentId").SetProjection(bson.M{"documentId": 1})
-	recs, err := findAll[struct {
-		ID string `bson:"documentId"`
-	}](ctx, s.docs, documentQueryFilter(ws, q), opts)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(recs))
-	for i, r := range recs {
-		ids[i] = r.ID
-	}
-	return ids, nil
+	return findStrings(ctx, s.docs, documentQueryFilter(ws, q), "documentId", pageOptions(q.Limit, "documentId"))
 }
 
 func documentQueryFilter(ws string, q identity.DocumentQuery) bson.D {

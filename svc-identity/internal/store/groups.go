@@ -5,14 +5,9 @@ import (
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/opencollab/backend/svc-identity/internal/identity"
 )
-
-type groupMemberRecord struct {
-	UserID string `bson:"userId"`
-}
 
 func groupKey(ws, orgID, groupID string) bson.D {
 	return append(orgKey(ws, orgID), bson.E{Key: "groupId", Value: groupID})
@@ -81,14 +76,9 @@ func (s *Store) RemoveAllGroupMembers(ctx context.Context, ws, orgID, groupID st
 // the groups, sorted.
 func (s *Store) ListGroupMembers(ctx context.Context, ws, orgID string, groupIDs []string) ([]string, error) {
 	filter := append(orgKey(ws, orgID), bson.E{Key: "groupId", Value: bson.M{"$in": groupIDs}})
-	recs, err := findAll[groupMemberRecord](ctx, s.groupMembers, filter,
-		options.Find().SetProjection(bson.M{"userId": 1}))
+	ids, err := findStrings(ctx, s.groupMembers, filter, "userId", nil)
 	if err != nil {
 		return nil, err
-	}
-	ids := make([]string, 0, len(recs))
-	for _, r := range recs {
-		ids = append(ids, r.UserID)
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids), nil

@@ -91,15 +91,7 @@ func (s *Store) MembersAt(ctx context.Context, ws string, at identity.Membership
 
 // memberUserIDs is the user ids of the memberships filter matches.
 func (s *Store) memberUserIDs(ctx context.Context, filter bson.D) ([]string, error) {
-	recs, err := findAll[membershipRecord](ctx, s.members, filter, options.Find().SetProjection(bson.M{"userId": 1}))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = r.UserID
-	}
-	return out, nil
+	return findStrings(ctx, s.members, filter, "userId", nil)
 }
 
 // SetMembershipRoles implements identity.MembershipStore with one read of
@@ -135,13 +127,11 @@ func (s *Store) RemoveUsersFromOrganization(ctx context.Context, ws, orgID strin
 	if err != nil {
 		return nil, err
 	}
-	inGroups, err := findAll[membershipRecord](ctx, s.groupMembers, filter, options.Find().SetProjection(bson.M{"userId": 1}))
+	inGroups, err := findStrings(ctx, s.groupMembers, filter, "userId", nil)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range inGroups {
-		found = append(found, r.UserID)
-	}
+	found = append(found, inGroups...)
 	if _, err := deleteMany(ctx, s.members, filter); err != nil {
 		return nil, err
 	}

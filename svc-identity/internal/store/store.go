@@ -116,6 +116,24 @@ func findAll[T any](ctx context.Context, coll *mongo.Collection, filter any, opt
 	return out, nil
 }
 
+// findStrings is the string field of every match of filter, read alone
+// (projected): a list of ids decodes nothing else. A match without it
+// reads as "". opts may add a sort and a limit.
+func findStrings(ctx context.Context, coll *mongo.Collection, filter any, field string, opts *options.FindOptionsBuilder) ([]string, error) {
+	if opts == nil {
+		opts = options.Find()
+	}
+	recs, err := findAll[bson.Raw](ctx, coll, filter, opts.SetProjection(bson.M{field: 1}))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i], _ = r.Lookup(field).StringValueOK()
+	}
+	return out, nil
+}
+
 // upsert applies update to the match of filter, inserting it when there is
 // none; created reports an insert. Two racing inserts of the same natural
 // id collide on the unique index: the loser retries once, now as an update.
