@@ -116,12 +116,12 @@ func equalRateTable(w io.Writer, o options, ts []*target, rates map[int]int, eq 
 	}
 }
 
-// upstreamAtEqualRate is the goal line's equal-rate clause for the
-// upstream, "" without equal-rate runs at conc.
+// upstreamAtEqualRate is the goal line's clause for the upstream, judged
+// at one rate for every path; not judged without equal-rate runs at conc.
 func upstreamAtEqualRate(res results, conc int) string {
 	d, g, n := res.eq[key{"direct", conc}], res.eq[key{"gateway", conc}], res.eq[key{"nginx", conc}]
 	if d == nil || g == nil {
-		return ""
+		return fmt.Sprintf("; at one rate: not judged, no equal-rate runs (goal ≤ %.2f; -equal-share)", goalUpstream)
 	}
 	u := upstreamPerRequest(g) / upstreamPerRequest(d)
 	return fmt.Sprintf("; at an equal %d req/s %s× (goal ≤ %.2f: %s%s)", res.eqRates[conc], atMost(u, goalUpstream), goalUpstream,

@@ -10,8 +10,8 @@ import (
 // The goal lines give nginx's figure beside the gateway's; the added p99
 // is judged by piece: met when the interval of the paired pieces' median
 // is within the goal, missed when it is all over it, else not judged; a
-// stall in a few pieces does not move it. The upstream's clause adds its
-// ratio at an equal rate when that ran.
+// stall in a few pieces does not move it. The upstream's goal is judged
+// at an equal rate, its closed-loop ratio shown beside it unjudged.
 func TestGoalLinesSetTheGatewayBesideNginx(t *testing.T) {
 	t.Parallel()
 	run := func(requests int64, proxyUS, upstreamUS int64) *throughput {
@@ -54,11 +54,26 @@ func TestGoalLinesSetTheGatewayBesideNginx(t *testing.T) {
 	for _, want := range []string{
 		"gateway throughput 0.65× direct (goal ≥ 0.60: met; nginx 0.70×)",
 		"gateway CPU 1.10× nginx's (goal ≤ 1.25: met)",
-		"upstream CPU 1.15× direct (goal ≤ 1.10: MISSED; nginx 1.05×); at an equal 5000 req/s 1.05× (goal ≤ 1.10: met; nginx 0.95×)\n",
+		"upstream CPU 1.15× direct in closed loop, at its own rate (nginx 1.05×); at an equal 5000 req/s 1.05× (goal ≤ 1.10: met; nginx 0.95×)\n",
 		"gateway adds 150 µs [150 µs, 150 µs] at p99 at 2000 req/s (median of 12 paired 1s pieces, 96 % interval; goal ≤ 200 µs: met; nginx adds 100 µs [100 µs, 100 µs])",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("goal lines lack %q:\n%s", want, got)
+		}
+	}
+
+	for _, tc := range []struct {
+		eq   map[key]*throughput
+		want string
+	}{
+		{map[key]*throughput{{"direct", 64}: run(5000, 0, 160), {"gateway", 64}: run(5000, 62, 184)},
+			"; at an equal 5000 req/s 1.15× (goal ≤ 1.10: MISSED)\n"},
+		{nil, "; at one rate: not judged, no equal-rate runs (goal ≤ 1.10; -equal-share)\n"},
+	} {
+		b.Reset()
+		goals(&b, options{concs: []int{64}}, results{tp: tp, eq: tc.eq, eqRates: map[int]int{64: 5000}})
+		if got := b.String(); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("upstream clause: %q, want it to end in %q", got, tc.want)
 		}
 	}
 
