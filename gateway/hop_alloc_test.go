@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"runtime"
 	"testing"
+
+	"github.com/opencollab/backend/pkg/testenv"
 )
 
 // allocChildEnv marks the child process that counts a proxied request's
@@ -22,6 +24,9 @@ const maxAllocsPerProxiedRequest = 3
 // tracing, the upstream exchange). Tracing is installed process-wide, so
 // the count is taken in a child process that runs only this test.
 func TestProxiedRequestAllocations(t *testing.T) {
+	if testenv.RaceDetector {
+		t.Skip("the race detector allocates on its own")
+	}
 	if os.Getenv(allocChildEnv) == "" {
 		if testInbound != InboundH1 {
 			t.Skip("counted once, on the lean inbound server")

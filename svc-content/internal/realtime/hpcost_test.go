@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opencollab/backend/pkg/testenv"
 	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
 	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
@@ -32,6 +33,9 @@ const maxHPUpdateAllocs = 28
 // process per update at a steady pace (clients included: they read into
 // fixed buffers).
 func TestHocuspocusUpdateAllocations(t *testing.T) {
+	if testenv.RaceDetector {
+		t.Skip("the race detector allocates on its own")
+	}
 	const peers, updates = 9, 200
 	srv := serveHub(t, NewHub(Options{Store: discardStore{}, Access: fakeAccess{}}))
 	name := "org1/hpcost/ed1"
