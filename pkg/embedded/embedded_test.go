@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -112,4 +113,43 @@ func TestIsFerretDBRecognisesTheEmbeddedStore(t *testing.T) {
 			t.Fatalf("IsFerretDB = %v, %v; want true", ferret, err)
 		}
 	})
+}
+
+// Two stores may start at once (parallel tests each start a system):
+// FerretDB's constructor writes a package-level variable, so under the race
+// detector this failed until newFerretDB took turns. Each store still
+// serves its own directory.
+func TestTwoStoresStartAtOnce(t *testing.T) {
+	t.Parallel()
+	dirs := []string{t.TempDir(), t.TempDir()}
+	errs := make(chan error, len(dirs))
+	for i, dir := range dirs {
+		go func() {
+			var err error
+			defer func() { errs <- err }()
+			uri, stop, err := StartFerretDB(t.Context(), dir, nil)
+			if err != nil {
+				return
+			}
+			defer stop()
+			client, err := mongodb.Connect(t.Context(), uri)
+			if err != nil {
+				return
+			}
+			defer client.Disconnect(context.WithoutCancel(t.Context()))
+			c := client.Database("app").Collection("users")
+			if _, err = c.InsertOne(t.Context(), doc{ID: "u", Email: dir}); err != nil {
+				return
+			}
+			var got doc
+			if err = c.FindOne(t.Context(), bson.M{"_id": "u"}).Decode(&got); err == nil && got.Email != dirs[i] {
+				err = fmt.Errorf("store %d read %q, its own directory is %q", i, got.Email, dirs[i])
+			}
+		}()
+	}
+	for range dirs {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
@@ -47,7 +48,7 @@ func StartFerretDBWith(ctx context.Context, dir string, o FerretOptions) (uri st
 		logger = quietLogger()
 	}
 	logger = slog.New(dropFailedResponses{lazyAttrs{base: logger.Handler()}})
-	f, err := ferretdb.New(&ferretdb.Config{
+	f, err := newFerretDB(&ferretdb.Config{
 		Listener: ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Logger:   logger,
 		Handler:  "sqlite",
@@ -78,6 +79,17 @@ func StartFerretDBWith(ctx context.Context, dir string, o FerretOptions) (uri st
 	}
 	return uri, stop, nil
 }
+
+// newFerretDB is ferretdb.New, one at a time: New sets a package-level
+// variable of FerretDB's (version.Get().Package), a data race when two
+// stores start at once (parallel tests, each with its own system).
+func newFerretDB(c *ferretdb.Config) (*ferretdb.FerretDB, error) {
+	ferretNew.Lock()
+	defer ferretNew.Unlock()
+	return ferretdb.New(c)
+}
+
+var ferretNew sync.Mutex
 
 // run starts FerretDB in a goroutine; the returned func cancels it and waits
 // for Run to return so the SQLite files are closed before callers move on.
