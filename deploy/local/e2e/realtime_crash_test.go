@@ -38,10 +38,7 @@ func TestRealtimeAcknowledgedEditsSurviveKill9(t *testing.T) {
 		"wsBase": "ws://" + addr, "room": org + "/" + doc + "/ed1", "token": token, "count": count, "timeoutMs": 60000,
 	})
 	p.WaitStep("acked")
-	if err := first.Process.Kill(); err != nil { // SIGKILL: no shutdown at all
-		t.Fatal(err)
-	}
-	_ = first.Wait()
+	first.kill()
 	p.Send("end")
 	written := p.Result()["text"].(string)
 
@@ -63,29 +60,55 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// localProcess is the local system binary running for a test.
+type localProcess struct {
+	cmd    *exec.Cmd
+	out    bytes.Buffer // read only once exited is closed
+	exited chan struct{}
+	err    error // of Wait, once exited is closed
+}
+
+// kill ends the process (SIGKILL: no shutdown at all) and waits for it.
+func (p *localProcess) kill() {
+	_ = p.cmd.Process.Kill()
+	<-p.exited
+}
+
 // startProcess runs the local system binary and waits until its gateway
-// answers; the process is killed at the end of the test.
-func startProcess(t *testing.T, bin, dataDir, addr string) *exec.Cmd {
+// answers; the process is killed at the end of the test. A process that
+// exits while starting fails the test with its output: a gateway that
+// answered then would be some other process's (freeAddr's port taken
+// meanwhile).
+func startProcess(t *testing.T, bin, dataDir, addr string) *localProcess {
 	t.Helper()
-	cmd := exec.Command(bin)
+	p := &localProcess{cmd: exec.Command(bin), exited: make(chan struct{})}
 	// METRICS_ADDR off its :9090 default: other test binaries run the
 	// same system at the same time.
-	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "GATEWAY_ADDR="+addr, "METRICS_ADDR=127.0.0.1:0", "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	p.cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "GATEWAY_ADDR="+addr, "METRICS_ADDR=127.0.0.1:0", "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0")
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			resp.Body.Close()
-			return cmd
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(p.kill)
+	// A timeout per probe: a listener that is not a gateway may never answer.
+	probe := &http.Client{Timeout: 2 * time.Second}
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		select {
+		case <-p.exited:
+			t.Fatalf("the local system exited while starting (%v):\n%s", p.err, p.out.String())
+		default:
 		}
-		time.Sleep(100 * time.Millisecond)
+		if resp, err := probe.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			return p
+		}
 	}
-	t.Fatalf("the local system did not start:\n%s", out.String())
+	p.kill()
+	t.Fatalf("the local system did not start:\n%s", p.out.String())
 	return nil
 }
 
