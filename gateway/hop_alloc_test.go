@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/racedetector"
 )
 
 // allocChildEnv marks the child process that counts a proxied request's
@@ -24,7 +24,7 @@ const maxAllocsPerProxiedRequest = 3
 // tracing, the upstream exchange). Tracing is installed process-wide, so
 // the count is taken in a child process that runs only this test.
 func TestProxiedRequestAllocations(t *testing.T) {
-	if testenv.RaceDetector {
+	if racedetector.Enabled {
 		t.Skip("the race detector allocates on its own")
 	}
 	if os.Getenv(allocChildEnv) == "" {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opencollab/backend/pkg/testenv"
+	"github.com/opencollab/backend/pkg/racedetector"
 	"github.com/opencollab/backend/svc-content/internal/realtime/yproto"
 	"github.com/opencollab/backend/svc-content/internal/yjs/lib0"
 )
@@ -33,7 +33,7 @@ const maxHPUpdateAllocs = 28
 // process per update at a steady pace (clients included: they read into
 // fixed buffers).
 func TestHocuspocusUpdateAllocations(t *testing.T) {
-	if testenv.RaceDetector {
+	if racedetector.Enabled {
 		t.Skip("the race detector allocates on its own")
 	}
 	const peers, updates = 9, 200
