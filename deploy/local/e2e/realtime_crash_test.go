@@ -76,9 +76,10 @@ func (p *localProcess) kill() {
 
 // startProcess runs the local system binary and waits until its gateway
 // answers; the process is killed at the end of the test. A process that
-// exits while starting fails the test with its output: a gateway that
-// answered then would be some other process's (freeAddr's port taken
-// meanwhile).
+// exits before its gateway answered fails the test with its output (the
+// port freeAddr picked taken meanwhile, say), where it used to wait out
+// the deadline or, with the probe answered by whatever took the port, go
+// on against another system.
 func startProcess(t *testing.T, bin, dataDir, addr string) *localProcess {
 	t.Helper()
 	p := &localProcess{cmd: exec.Command(bin), exited: make(chan struct{})}
