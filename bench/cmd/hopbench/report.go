@@ -148,8 +148,8 @@ func goals(w io.Writer, o options, res results) {
 		// In closed loop each path sets its own rate, and the service's CPU
 		// per request follows its rate (fourteenth pass): the figure is
 		// shown, the goal judged where the rates are equal.
-		fmt.Fprintf(w, "; upstream CPU %.2f× direct in closed loop, at its own rate (%s)",
-			upstreamPerRequest(g)/upstreamPerRequest(d), nginxBeside(n, upstreamPerRequest(n)/upstreamPerRequest(d)))
+		fmt.Fprintf(w, "; upstream CPU %.2f× direct in closed loop, at its own rate (not judged%s)", upstreamPerRequest(g)/upstreamPerRequest(d),
+			nginxToo(n, fmt.Sprintf("%.2f", upstreamPerRequest(n)/upstreamPerRequest(d))))
 		fmt.Fprintln(w, upstreamAtEqualRate(res, conc))
 	}
 	d, g := lat["direct"], lat["gateway"]
@@ -166,14 +166,6 @@ func goals(w io.Writer, o options, res results) {
 		fmt.Fprintf(w, "; nginx adds %s", estimatePaired(n.pairedAdded(d, 0.99)))
 	}
 	fmt.Fprintln(w, ")")
-}
-
-// nginxBeside is "nginx ratio×", or "no nginx" when it did not run.
-func nginxBeside(n *throughput, ratio float64) string {
-	if n == nil {
-		return "no nginx"
-	}
-	return fmt.Sprintf("nginx %.2f×", ratio)
 }
 
 // nginxToo is "; nginx ratio×" when nginx ran (n's figures read as zero
