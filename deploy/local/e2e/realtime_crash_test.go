@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,21 +27,20 @@ func TestRealtimeAcknowledgedEditsSurviveKill9(t *testing.T) {
 		t.Fatalf("build the local system: %v", err)
 	}
 	dataDir := t.TempDir()
-	addr := freeAddr(t)
-	first := startProcess(t, bin, dataDir, addr)
+	first := startProcess(t, bin, dataDir)
 	creds := readCredentials(t, dataDir)
-	gw := &stack{t: t, sys: &system.System{GatewayURL: "http://" + addr}, ws: creds}
+	gw := &stack{t: t, sys: &system.System{GatewayURL: first.url}, ws: creds}
 	const org, doc, count = "org-kill", "doc-kill", 60
 	token := gw.userToken("ada", docGrant(org, doc, "editor"))
 	p := realtimetest.Start(t, "hpWriteAcked", map[string]any{
-		"wsBase": "ws://" + addr, "room": org + "/" + doc + "/ed1", "token": token, "count": count, "timeoutMs": 60000,
+		"wsBase": "ws" + strings.TrimPrefix(first.url, "http"), "room": org + "/" + doc + "/ed1", "token": token, "count": count, "timeoutMs": 60000,
 	})
 	p.WaitStep("acked")
 	first.kill()
 	p.Send("end")
 	written := p.Result()["text"].(string)
 
-	startProcess(t, bin, dataDir, addr)
+	gw.sys.GatewayURL = startProcess(t, bin, dataDir).url
 	got := gw.editorText(org, doc, "ed1")
 	for i := range count {
 		if !strings.Contains(got, fmt.Sprintf("k%d;", i)) {
@@ -51,19 +49,11 @@ func TestRealtimeAcknowledgedEditsSurviveKill9(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // localProcess is the local system binary running for a test.
 type localProcess struct {
 	cmd    *exec.Cmd
-	out    bytes.Buffer // read only once exited is closed
+	url    string        // the gateway's, as the process's banner gives it
+	out    bannerWatcher // stdout and stderr; read only once exited is closed
 	exited chan struct{}
 	err    error // of Wait, once exited is closed
 }
@@ -74,18 +64,20 @@ func (p *localProcess) kill() {
 	<-p.exited
 }
 
-// startProcess runs the local system binary and waits until its gateway
-// answers; the process is killed at the end of the test. A process that
-// exits before its gateway answered fails the test with its output (the
-// port freeAddr picked taken meanwhile, say), where it used to wait out
-// the deadline or, with the probe answered by whatever took the port, go
-// on against another system.
-func startProcess(t *testing.T, bin, dataDir, addr string) *localProcess {
+// startProcess runs the local system binary on a port of the kernel's
+// choosing and waits for the banner it prints once its gateway serves,
+// which gives the address. A port picked by the test and handed to the
+// process could be taken by a parallel test's system in between (after a
+// kill -9 most of all), and a probe of it could then reach that other
+// system. The process is killed at the end of the test; one that exits
+// before its banner fails the test with its output.
+func startProcess(t *testing.T, bin, dataDir string) *localProcess {
 	t.Helper()
 	p := &localProcess{cmd: exec.Command(bin), exited: make(chan struct{})}
+	p.out.gateway = make(chan string, 1)
 	// METRICS_ADDR off its :9090 default: other test binaries run the
 	// same system at the same time.
-	p.cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "GATEWAY_ADDR="+addr, "METRICS_ADDR=127.0.0.1:0", "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0")
+	p.cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "GATEWAY_ADDR=127.0.0.1:0", "METRICS_ADDR=127.0.0.1:0", "LOG_LEVEL=error", "RATE_LIMIT_PER_SECOND=0")
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -95,22 +87,45 @@ func startProcess(t *testing.T, bin, dataDir, addr string) *localProcess {
 		close(p.exited)
 	}()
 	t.Cleanup(p.kill)
-	// A timeout per probe: a listener that is not a gateway may never answer.
-	probe := &http.Client{Timeout: 2 * time.Second}
-	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		select {
-		case <-p.exited:
-			t.Fatalf("the local system exited while starting (%v):\n%s", p.err, p.out.String())
-		default:
+	select {
+	case p.url = <-p.out.gateway:
+		return p
+	case <-p.exited:
+		t.Fatalf("the local system exited while starting (%v):\n%s", p.err, p.out.buf.String())
+	case <-time.After(90 * time.Second):
+		p.kill()
+		t.Fatalf("the local system printed no \"gateway <url>\" banner line in 90 s:\n%s", p.out.buf.String())
+	}
+	return nil
+}
+
+// bannerWatcher keeps a process's output and sends the gateway's URL once
+// its banner's "gateway" line has come.
+type bannerWatcher struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	seen    int // bytes of buf already looked at for whole lines
+	gateway chan string
+	sent    bool
+}
+
+func (w *bannerWatcher) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(b)
+	for !w.sent {
+		rest := w.buf.Bytes()[w.seen:]
+		end := bytes.IndexByte(rest, '\n')
+		if end < 0 {
+			break
 		}
-		if resp, err := probe.Get("http://" + addr + "/healthz"); err == nil {
-			resp.Body.Close()
-			return p
+		w.seen += end + 1
+		if f := strings.Fields(string(rest[:end])); len(f) == 2 && f[0] == "gateway" && strings.HasPrefix(f[1], "http://") {
+			w.gateway <- f[1]
+			w.sent = true
 		}
 	}
-	p.kill()
-	t.Fatalf("the local system did not start:\n%s", p.out.String())
-	return nil
+	return len(b), nil
 }
 
 func readCredentials(t *testing.T, dataDir string) creds {
