@@ -187,7 +187,10 @@ func newEnvDeps(t testing.TB, tune func(*Config), deps Deps) *env {
 	if cfg.LogLevel != "debug" {
 		logger = discardLogger()
 	}
-	deps.Redis, deps.Logger = rdb, logger
+	deps.Redis = rdb
+	if deps.Logger == nil {
+		deps.Logger = logger
+	}
 	gw, err := New(cfg, deps)
 	if err != nil {
 		t.Fatal(err)

@@ -166,6 +166,13 @@ func (p *serviceProxy) exchange(ctx context.Context, c *upConn, w http.ResponseW
 		panic(http.ErrAbortHandler)
 	}
 	healthy = clean && rh.keepAlive
+	if !rh.chunked && rh.contentLength >= 0 {
+		// A sized answer would otherwise wait in the inbound server's
+		// buffer until the handler returns, behind the request's
+		// bookkeeping (pool, span, metric, access log), which the client
+		// need not wait for. It is the same single write either way.
+		flush(w)
+	}
 	return false, nil
 }
 
