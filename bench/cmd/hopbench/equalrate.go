@@ -78,7 +78,7 @@ func runAtRate(ctx context.Context, s *stack, t *target, conc, rate int, d time.
 	)
 	start := time.Now().Add(rateStartDelay)
 	withoutGC(func() {
-		samples, fails, err = constantRate(ctx, conns, buildRequest(t.addr, t.headers()), rate, d)
+		samples, _, fails, err = constantRate(ctx, conns, buildRequest(t.addr, t.headers()), rate, 0, d)
 	})
 	if err != nil {
 		return throughput{}, err

@@ -122,43 +122,43 @@ func sendUntil(ctx context.Context, addr string, req []byte) (n, fails int, err 
 // rateStartDelay is how long after the call the first request is due.
 const rateStartDelay = 50 * time.Millisecond
 
-// constantRate sends rate requests/s for d, open loop (wrk2 style): worker
-// k of n sends request k, k+n, k+2n... each at its scheduled time. Latency
-// runs from the actual send; when the worker is still waiting for an
-// earlier answer at the scheduled time, from the scheduled time, so a slow
-// answer is charged to every request it delays (no coordinated omission).
-func constantRate(ctx context.Context, conns []*rawConn, req []byte, rate int, d time.Duration) ([]time.Duration, int, error) {
+// constantRate sends rate requests/s for lead+d, open loop (wrk2 style):
+// worker k of n sends request k, k+n, k+2n... each at its scheduled time.
+// Latency runs from the actual send; when the worker is still waiting for
+// an earlier answer at the scheduled time, from the scheduled time, so a
+// slow answer is charged to every request it delays (no coordinated
+// omission). The requests due in the first lead come back apart from
+// those due in the d after it.
+func constantRate(ctx context.Context, conns []*rawConn, req []byte, rate int, lead, d time.Duration) (measured, leadIn []time.Duration, fails int, err error) {
 	workers := len(conns)
 	interval := time.Second / time.Duration(rate)
 	start := time.Now().Add(rateStartDelay)
-	end := start.Add(d)
+	from, end := start.Add(lead), start.Add(lead+d)
 	var (
-		mu    sync.Mutex
-		lat   []time.Duration
-		fails int
-		first error
-		wg    sync.WaitGroup
+		mu sync.Mutex
+		wg sync.WaitGroup
 	)
 	for k, rc := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l, f, err := sendOnSchedule(ctx, rc, req, start.Add(time.Duration(k)*interval), end, time.Duration(workers)*interval)
+			l, pre, f, e := sendOnSchedule(ctx, rc, req, start.Add(time.Duration(k)*interval), from, end, time.Duration(workers)*interval)
 			mu.Lock()
-			lat, fails = append(lat, l...), fails+f
-			if first == nil {
-				first = err
+			measured, leadIn, fails = append(measured, l...), append(leadIn, pre...), fails+f
+			if err == nil {
+				err = e
 			}
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	return lat, fails, first
+	return measured, leadIn, fails, err
 }
 
-func sendOnSchedule(ctx context.Context, rc *rawConn, req []byte, due, end time.Time, every time.Duration) ([]time.Duration, int, error) {
-	lat := make([]time.Duration, 0, int(end.Sub(due)/every)+1)
-	fails := 0
+// sendOnSchedule sends on rc every every from due until end; the latencies
+// of requests due before from come back as pre.
+func sendOnSchedule(ctx context.Context, rc *rawConn, req []byte, due, from, end time.Time, every time.Duration) (lat, pre []time.Duration, fails int, err error) {
+	lat = make([]time.Duration, 0, int(end.Sub(due)/every)+1)
 	for ; due.Before(end) && ctx.Err() == nil; due = due.Add(every) {
 		t0 := due
 		if wait := time.Until(due); wait > 0 {
@@ -167,12 +167,16 @@ func sendOnSchedule(ctx context.Context, rc *rawConn, req []byte, due, end time.
 		}
 		status, err := rc.roundTrip(req)
 		if err != nil {
-			return lat, fails + 1, err
+			return lat, pre, fails + 1, err
 		}
-		lat = append(lat, time.Since(t0))
+		if due.Before(from) {
+			pre = append(pre, time.Since(t0))
+		} else {
+			lat = append(lat, time.Since(t0))
+		}
 		if status != 200 {
 			fails++
 		}
 	}
-	return lat, fails, nil
+	return lat, pre, fails, nil
 }

@@ -103,8 +103,8 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 	if o.pollIdle {
 		sched += ", idle CPUs polling"
 	}
-	fmt.Fprintf(w, "\nOpen loop at %d req/s, %d warm connections, paths taken in turn for %s at a time, %s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round); by piece: median over every %s piece of its p99 minus direct's in the same turn, [interval]\n\n",
-		o.rate, latencyWorkers, latencyPiece, sched, o.rounds, latencyPiece)
+	fmt.Fprintf(w, "\nOpen loop at %d req/s, %d warm connections, paths taken in turn for %s at a time (each turn led in by %s at the rate, not measured), %s; p50, p99 and added: median over the %d rounds of each round's figure (added: minus direct's in the same round); by piece: median over every %s piece of its p99 minus direct's in the same turn, [interval]\n\n",
+		o.rate, latencyWorkers, latencyPiece, turnLeadIn, sched, o.rounds, latencyPiece)
 	fmt.Fprintln(w, "| path | p50 | p99 | p99 per round | added p50 | added p99 | added p99 by piece | proxy CPU µs/req | upstream CPU µs/req | upstream × direct | failures |\n|---|---|---|---|---|---|---|---|---|---|---|")
 	direct := lat["direct"]
 	var directUp *throughput
@@ -122,6 +122,22 @@ func latencyTable(w io.Writer, o options, ts []*target, lat map[string]*latency)
 			strings.Join(rounds, ", "), us(l.added(direct, 0.5)), us(l.added(direct, 0.99)),
 			estimatePaired(l.pairedAdded(direct, 0.99)), proxy,
 			upstreamPerRequest(&l.cpu), ratio(upstreamPerRequest(&l.cpu), upstreamPerRequest(directUp)), l.failures)
+	}
+	resumeLine(w, ts, lat)
+}
+
+// resumeLine gives what the table leaves out: how each path answers its
+// first requests after the other paths' turns (turnLeadIn).
+func resumeLine(w io.Writer, ts []*target, lat map[string]*latency) {
+	var each []string
+	for _, t := range ts {
+		if r := lat[t.name].resumes; len(r) > 0 {
+			each = append(each, t.name+" "+us(median(r)))
+		}
+	}
+	if len(each) > 0 {
+		fmt.Fprintf(w, "\nResuming after the other paths' turns (the first %s of each turn, not in the table): the slowest request of the %s, median over the turns: %s\n",
+			turnLeadIn, turnLeadIn, strings.Join(each, ", "))
 	}
 }
 
