@@ -54,12 +54,8 @@ func realMain(ctx context.Context, cfg config) (int, error) {
 		return 0, err
 	}
 	defer cleanup()
-	addr, err := localproc.FreeAddr()
-	if err != nil {
-		return 0, err
-	}
 	p, err := localproc.Start(ctx, localproc.Options{
-		Bin: bin, DataDir: filepath.Join(work, "data"), Addr: addr, Log: filepath.Join(work, "local.log"),
+		Bin: bin, DataDir: filepath.Join(work, "data"), Log: filepath.Join(work, "local.log"),
 	})
 	if err != nil {
 		return 0, err

@@ -29,7 +29,7 @@ func TestKill9MidErasureResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	p := startOrFail(t, ctx, &o)
+	p := startOrFail(t, ctx, o)
 	c := &api{t: t, ctx: ctx, c: localproc.NewClient(p.URL, 30*time.Second)}
 	t.Logf("started in %v", time.Since(began))
 	c.seedEveryService("ann")
@@ -55,7 +55,7 @@ func TestKill9MidErasureResumes(t *testing.T) {
 	p.Kill()
 	t.Logf("killed after %v with services %v", time.Since(started), seen["services"])
 
-	p = startOrFail(t, ctx, &o)
+	p = startOrFail(t, ctx, o)
 	defer p.Stop()
 	t.Logf("restarted after %v", time.Since(began))
 	c.c = localproc.NewClient(p.URL, 30*time.Second)
@@ -79,29 +79,19 @@ func TestKill9MidErasureResumes(t *testing.T) {
 	t.Logf("checked after %v", time.Since(began))
 }
 
-// startOrFail starts deploy/local on a fresh loopback port, trying again
-// on another one when it exits during start (on a machine shared with
-// other test runs the free port can be taken before the gateway binds it),
-// and fails with the end of its log.
-func startOrFail(t *testing.T, ctx context.Context, o *localproc.Options) *localproc.Proc {
+// startOrFail starts deploy/local on a port of the kernel's choosing and
+// fails with the end of its log.
+func startOrFail(t *testing.T, ctx context.Context, o localproc.Options) *localproc.Proc {
 	t.Helper()
-	var err error
-	for range 3 {
-		if o.Addr, err = localproc.FreeAddr(); err != nil {
-			t.Fatal(err)
+	p, err := localproc.Start(ctx, o)
+	if err != nil {
+		log, _ := os.ReadFile(o.Log)
+		if len(log) > 3000 {
+			log = log[len(log)-3000:]
 		}
-		var p *localproc.Proc
-		if p, err = localproc.Start(ctx, *o); err == nil {
-			return p
-		}
-		t.Logf("start: %v", err)
+		t.Fatalf("%v\n%s", err, log)
 	}
-	log, _ := os.ReadFile(o.Log)
-	if len(log) > 3000 {
-		log = log[len(log)-3000:]
-	}
-	t.Fatalf("%v\n%s", err, log)
-	return nil
+	return p
 }
 
 // api calls the gateway of a deploy/local with the bootstrap credentials.

@@ -61,12 +61,8 @@ func realMain(ctx context.Context, cfg config) (int, error) {
 		return 0, err
 	}
 	defer func() { rs.kill() }()
-	addr, err := localproc.FreeAddr()
-	if err != nil {
-		return 0, err
-	}
 	p, err := localproc.Start(ctx, localproc.Options{
-		Bin: cfg.bin, DataDir: filepath.Join(work, "data"), Addr: addr,
+		Bin: cfg.bin, DataDir: filepath.Join(work, "data"),
 		RedisURL: "redis://" + redisAddr, Log: filepath.Join(work, "local.log"),
 	})
 	if err != nil {

@@ -39,7 +39,7 @@ type Proc struct {
 type Options struct {
 	Bin      string   // the built deploy/local binary
 	DataDir  string   // kept across restarts
-	Addr     string   // gateway address; the same on restart
+	Addr     string   // gateway address, the same on restart; "" for a port of the kernel's choosing
 	RedisURL string   // "" for the in-process Redis
 	Env      []string // more settings
 	Log      string   // file its stderr is appended to
@@ -100,34 +100,49 @@ func build(ctx context.Context, dir string) (string, error) {
 }
 
 // Start starts the binary and waits until its gateway answers an API call.
+// The gateway's URL is the one the process's banner gives: another
+// process's gateway on the address cannot pass for this one (with Addr ""
+// none can even take the port between its pick and the bind).
 func Start(ctx context.Context, o Options) (*Proc, error) {
 	logf, err := os.OpenFile(o.Log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, err
 	}
 	defer logf.Close() // the child keeps its own descriptor
+	addr := o.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
 	cmd := exec.Command(o.Bin)
 	cmd.Env = append(os.Environ(),
-		"DATA_DIR="+o.DataDir, "GATEWAY_ADDR="+o.Addr, "REDIS_URL="+o.RedisURL, "LOG_LEVEL=warn",
+		"DATA_DIR="+o.DataDir, "GATEWAY_ADDR="+addr, "REDIS_URL="+o.RedisURL, "LOG_LEVEL=warn",
 		"BOOTSTRAP_API_KEY="+APIKey, "BOOTSTRAP_AUTH_TOKEN="+AuthToken, "RATE_LIMIT_PER_SECOND=0",
 		"WEBHOOK_ALLOW_PRIVATE_TARGETS=true", "OTEL_SDK_DISABLED=true",
 		// A port of its own: the default :9090 may be another process's
 		// (a developer's `make run`, another test's system).
 		"METRICS_ADDR=127.0.0.1:0")
 	cmd.Env = append(cmd.Env, o.Env...)
-	cmd.Stdout, cmd.Stderr = io.Discard, logf
+	banner := &bannerURL{found: make(chan string, 1)}
+	cmd.Stdout, cmd.Stderr = banner, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	p := &Proc{cmd: cmd, done: make(chan struct{}), URL: "http://" + o.Addr}
+	p := &Proc{cmd: cmd, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(p.done) }()
-	c := NewClient(p.URL, 5*time.Second)
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		code, _, err := c.Post(ctx, "/v2/workspace/advancedwebhookconfig/get", map[string]any{})
-		if err == nil && code == http.StatusOK {
-			return p, nil
+		if p.URL == "" {
+			select {
+			case p.URL = <-banner.found:
+			default:
+			}
+		}
+		if p.URL != "" {
+			code, _, err := NewClient(p.URL, 5*time.Second).Post(ctx, "/v2/workspace/advancedwebhookconfig/get", map[string]any{})
+			if err == nil && code == http.StatusOK {
+				return p, nil
+			}
 		}
 		select {
 		case <-p.done:
@@ -140,6 +155,34 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 		if time.Now().After(deadline) {
 			p.Kill()
 			return nil, fmt.Errorf("deploy/local not ready after 3 minutes; see %s", o.Log)
+		}
+	}
+}
+
+// bannerURL takes the process's stdout and sends the URL of its banner's
+// "gateway <url>" line once. Only exec's copy of stdout calls Write.
+type bannerURL struct {
+	line  []byte // output not yet ended by a newline
+	found chan string
+	sent  bool
+}
+
+func (b *bannerURL) Write(p []byte) (int, error) {
+	if b.sent {
+		return len(p), nil
+	}
+	b.line = append(b.line, p...)
+	for {
+		end := bytes.IndexByte(b.line, '\n')
+		if end < 0 {
+			return len(p), nil
+		}
+		f := strings.Fields(string(b.line[:end]))
+		b.line = b.line[end+1:]
+		if len(f) == 2 && f[0] == "gateway" && strings.HasPrefix(f[1], "http://") {
+			b.found <- f[1]
+			b.sent, b.line = true, nil
+			return len(p), nil
 		}
 	}
 }
