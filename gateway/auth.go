@@ -123,7 +123,7 @@ func authenticateWorkspace(ctx context.Context, creds *credentialStore, h *clien
 			return nil, "", errDenied
 		}
 	}
-	return c.signed, apiKey, nil
+	return c.current(), apiKey, nil
 }
 
 // firstValue returns the first value of name, else of alias.

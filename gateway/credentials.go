@@ -46,14 +46,41 @@ type credential struct {
 	hashes [][sha256.Size]byte
 	// verified[i] is the last token found to hash to hashes[i] (tokens.go).
 	verified []atomic.Pointer[string]
-	// signed is the workspace principal, signed once per entry: an entry
-	// lives at most AUTH_CACHE_TTL (<= 1s), far inside internalauth.MaxSkew.
-	signed    *signedPrincipal
-	expires   time.Time
-	refreshAt time.Time
+	// principal is signed once per entry and again each time the keeper
+	// confirms it (credentials_warm.go), so a signature in use is never
+	// much older than AUTH_CACHE_TTL (<= 1s), far inside
+	// internalauth.MaxSkew.
+	principal string
+	signed    atomic.Pointer[signedPrincipal]
+	// source is the Redis entry the record came from (or was written to),
+	// which the keeper compares to confirm the record; "" when the record
+	// is in Redis under no value we know of.
+	source   string
+	cacheKey string // internalauth.CredentialCacheKey of the API key
+	// expires and refreshAt are unix nanoseconds; the keeper moves both.
+	expires   atomic.Int64
+	refreshAt atomic.Int64
+	// lastUsed is when a request last resolved the entry (unix
+	// nanoseconds, to lastUsedStep): the keeper keeps recently used keys
+	// only.
+	lastUsed atomic.Int64
 	// refreshing is set by the request that starts the refresh-ahead.
 	refreshing atomic.Bool
 }
+
+// lastUsedStep is how stale lastUsed may be: a busy key writes it a few
+// times a second, not on every request.
+const lastUsedStep = int64(100 * time.Millisecond)
+
+// used records a request resolving c at now (unix nanoseconds).
+func (c *credential) used(now int64) {
+	if now-c.lastUsed.Load() >= lastUsedStep {
+		c.lastUsed.Store(now)
+	}
+}
+
+// current returns the signed principal of a found credential.
+func (c *credential) current() *signedPrincipal { return c.signed.Load() }
 
 // lookuper is the svc-workspace client (svcclient.Client).
 type lookuper interface {
@@ -74,6 +101,12 @@ type credentialStore struct {
 	logger *slog.Logger
 	now    func() time.Time
 
+	// warmFor is AUTH_CACHE_KEEP_WARM: how long after its last request a
+	// key is kept warm (credentials_warm.go); 0: not at all.
+	warmFor time.Duration
+	// reloads are the keeper's background refreshes in flight.
+	reloads sync.WaitGroup
+
 	mu      sync.RWMutex
 	entries map[string]*credential
 	group   singleflight.Group
@@ -89,14 +122,15 @@ func newCredentialStore(rdb *redis.Client, guard *redisGuard, lookup lookuper, s
 // resolve returns the credential of apiKey (found or not). The only error
 // is UNAVAILABLE: the credentials could not be checked at all.
 func (s *credentialStore) resolve(ctx context.Context, apiKey string) (*credential, error) {
-	now := s.now()
+	now := s.now().UnixNano()
 	s.mu.RLock()
 	c := s.entries[apiKey]
 	s.mu.RUnlock()
-	if c != nil && now.Before(c.expires) {
+	if c != nil && now < c.expires.Load() {
+		c.used(now)
 		// Refresh a busy key shortly before it expires so its requests never
 		// wait on Redis. The new entry again holds data at most ttl old.
-		if c.found && now.After(c.refreshAt) && c.refreshing.CompareAndSwap(false, true) {
+		if c.found && now > c.refreshAt.Load() && c.refreshing.CompareAndSwap(false, true) {
 			go s.refresh(context.WithoutCancel(ctx), apiKey)
 		}
 		return c, nil
@@ -109,7 +143,9 @@ func (s *credentialStore) resolve(ctx context.Context, apiKey string) (*credenti
 	if err != nil {
 		return nil, err
 	}
-	return v.(*credential), nil
+	c = v.(*credential)
+	c.used(now)
+	return c, nil
 }
 
 // recheck reloads apiKey past the in-process entry stale, which refused a
@@ -128,7 +164,9 @@ func (s *credentialStore) recheck(ctx context.Context, apiKey string, stale *cre
 	if err != nil {
 		return nil, err
 	}
-	return v.(*credential), nil
+	c := v.(*credential)
+	c.used(s.now().UnixNano())
+	return c, nil
 }
 
 func (s *credentialStore) refresh(ctx context.Context, apiKey string) {
@@ -139,42 +177,54 @@ func (s *credentialStore) refresh(ctx context.Context, apiKey string) {
 
 // load fetches apiKey's record and caches it in process.
 func (s *credentialStore) load(ctx context.Context, apiKey string) (*credential, error) {
-	rec, found, err := s.fetch(ctx, apiKey)
+	f, err := s.fetch(ctx, apiKey)
 	if err != nil {
 		return nil, err
 	}
-	c := s.newCredential(rec, found)
+	c := s.newCredential(f.rec, f.found)
+	if f.found {
+		c.cacheKey, c.source = internalauth.CredentialCacheKey(apiKey), f.source
+	}
 	s.store(apiKey, c)
 	return c, nil
+}
+
+// fetched is what fetch found of an API key.
+type fetched struct {
+	rec   credentialRecord
+	found bool
+	// source is rec's entry in Redis as read or written, "" if unknown.
+	source string
 }
 
 // fetch reads Redis, then asks svc-workspace and fills Redis. A Redis
 // failure is logged and bypassed: losing Redis must not lock customers out.
 // Unknown keys are not written to Redis: svc-workspace only invalidates the
 // key when tokens change, so a negative entry could outlive a new key.
-func (s *credentialStore) fetch(ctx context.Context, apiKey string) (credentialRecord, bool, error) {
+func (s *credentialStore) fetch(ctx context.Context, apiKey string) (fetched, error) {
 	cached := s.readCache(ctx, apiKey)
 	if cached.hit {
-		return cached.rec, true, nil
+		return fetched{rec: cached.rec, found: true, source: cached.observed}, nil
 	}
 	var rec credentialRecord
 	err := s.lookup.Call(ctx, lookupPath, internalauth.Service("gateway"), map[string]string{"apiKey": apiKey}, &rec)
 	if api.IsStatus(err, api.NotFound) {
-		return credentialRecord{}, false, nil
+		return fetched{}, nil
 	}
 	if err != nil {
 		// Not the client's fault: a down or misconfigured svc-workspace.
 		s.logger.WarnContext(ctx, "credential lookup failed", "error", err)
-		return rec, false, api.Errorf(api.Unavailable, "credentials cannot be checked right now")
+		return fetched{}, api.Errorf(api.Unavailable, "credentials cannot be checked right now")
 	}
 	if rec.WorkspaceID == "" {
 		s.logger.WarnContext(ctx, "credential lookup returned no workspace id")
-		return credentialRecord{}, false, nil
+		return fetched{}, nil
 	}
+	f := fetched{rec: rec, found: true}
 	if cached.answered {
-		s.writeCache(ctx, apiKey, cached.observed, rec)
+		f.source = s.writeCache(ctx, apiKey, cached.observed, rec)
 	}
-	return rec, true, nil
+	return f, nil
 }
 
 // cacheRead is what one read of the shared Redis cache found.
@@ -221,10 +271,11 @@ func (s *credentialStore) readCache(ctx context.Context, apiKey string) cacheRea
 // observed. A token change since the read replaced the entry by a new
 // tombstone, so rec (possibly read before that change) is dropped rather
 // than cached for redisCredentialTTL. Failures only cost a lookup later.
-func (s *credentialStore) writeCache(ctx context.Context, apiKey, observed string, rec credentialRecord) {
+// It returns the entry written, "" when nothing was.
+func (s *credentialStore) writeCache(ctx context.Context, apiKey, observed string, rec credentialRecord) string {
 	b, err := json.Marshal(rec)
 	if err != nil || !s.guard.available() {
-		return
+		return ""
 	}
 	rctx, cancel := s.guard.context(ctx)
 	defer cancel()
@@ -232,16 +283,20 @@ func (s *credentialStore) writeCache(ctx context.Context, apiKey, observed strin
 	if err != nil {
 		s.guard.failed()
 		s.logger.WarnContext(ctx, "credential cache write failed", "error", err)
-		return
+		return ""
 	}
 	if !stored {
 		s.logger.DebugContext(ctx, "credential cache changed during lookup, result not cached")
+		return ""
 	}
+	return string(b)
 }
 
 func (s *credentialStore) newCredential(rec credentialRecord, found bool) *credential {
 	now := s.now()
-	c := &credential{found: found, expires: now.Add(s.ttl), refreshAt: now.Add(s.ttl * 4 / 5)}
+	c := &credential{found: found}
+	c.expires.Store(now.Add(s.ttl).UnixNano())
+	c.refreshAt.Store(now.Add(s.ttl * 4 / 5).UnixNano())
 	if !found {
 		return c
 	}
@@ -254,7 +309,8 @@ func (s *credentialStore) newCredential(rec credentialRecord, found bool) *crede
 		c.hashes = append(c.hashes, sum)
 	}
 	c.verified = make([]atomic.Pointer[string], len(c.hashes))
-	c.signed = signPrincipal(s.signer, internalauth.Workspace(rec.WorkspaceID), now)
+	c.principal = internalauth.Workspace(rec.WorkspaceID)
+	c.signed.Store(signPrincipal(s.signer, c.principal, now))
 	return c
 }
 
@@ -265,7 +321,10 @@ func (s *credentialStore) store(apiKey string, c *credential) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.entries) >= maxCachedKeys {
+	if old := s.entries[apiKey]; old != nil {
+		// A refresh is no use of the key: only requests keep it warm.
+		c.lastUsed.Store(old.lastUsed.Load())
+	} else if len(s.entries) >= maxCachedKeys {
 		s.evictExpiredLocked()
 	}
 	s.entries[apiKey] = c
@@ -274,9 +333,9 @@ func (s *credentialStore) store(apiKey string, c *credential) {
 // evictExpiredLocked drops expired entries, or all of them when a flood of
 // live ones fills the cache (they refill from Redis).
 func (s *credentialStore) evictExpiredLocked() {
-	now := s.now()
+	now := s.now().UnixNano()
 	for k, c := range s.entries {
-		if !now.Before(c.expires) {
+		if now >= c.expires.Load() {
 			delete(s.entries, k)
 		}
 	}

@@ -228,9 +228,9 @@ func TestAcceptsUsesHashToken(t *testing.T) {
 		}
 	}
 	if p, err := s.signer.Verify(http.Header{
-		internalauth.HeaderPrincipal: c.signed.principal,
-		internalauth.HeaderTimestamp: c.signed.timestamp,
-		internalauth.HeaderSignature: c.signed.signature,
+		internalauth.HeaderPrincipal: c.current().principal,
+		internalauth.HeaderTimestamp: c.current().timestamp,
+		internalauth.HeaderSignature: c.current().signature,
 	}); err != nil || p != internalauth.Workspace("ws") {
 		t.Fatalf("signed principal %q, %v", p, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel"
@@ -57,6 +58,10 @@ type Gateway struct {
 	// before the SDK is involved.
 	serverSpans *telemetry.Tracer
 	series      seriesCache
+	// stopKeeper ends the credential keeper (nil: none runs); keeperDone
+	// is closed when it has.
+	stopKeeper context.CancelFunc
+	keeperDone chan struct{}
 
 	errTooBig *api.Error
 }
@@ -66,9 +71,10 @@ const tracerName = "github.com/opencollab/backend/gateway"
 
 var errRateLimited = api.Errorf(api.ResourceExhausted, "rate limit exceeded for this API key; retry later")
 
-// New builds the gateway. It starts no goroutines and opens no connection:
-// upstream connections are dialled on first use and then kept. Close it
-// after the server has drained.
+// New builds the gateway. It opens no connection: upstream connections
+// are dialled on first use and then kept. Its one goroutine is the
+// credential keeper (AUTH_CACHE_KEEP_WARM). Close it after the server has
+// drained.
 func New(cfg Config, deps Deps) (*Gateway, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -113,13 +119,34 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 	if cfg.RateLimitPerSecond > 0 {
 		g.limiter = newRateLimiter(deps.Redis, guard, cfg.RateLimitPerSecond, logger)
 	}
+	g.startKeeper(cfg.AuthCacheKeepWarm)
 	return g, nil
 }
 
-// Close ends what outlives requests: it closes every WebSocket tunnel
-// (waiting for their copies to stop), refuses new ones and drops the idle
-// upstream connections. Call it after the HTTP server has drained.
+// startKeeper keeps recently used credentials warm for warmFor after their
+// last request, when the in-process cache is on.
+func (g *Gateway) startKeeper(warmFor time.Duration) {
+	if warmFor <= 0 || g.creds.ttl <= 0 {
+		return
+	}
+	g.creds.warmFor = warmFor
+	ctx, cancel := context.WithCancel(context.Background())
+	g.stopKeeper, g.keeperDone = cancel, make(chan struct{})
+	go func() {
+		defer close(g.keeperDone)
+		g.creds.keepWarm(ctx)
+	}()
+}
+
+// Close ends what outlives requests: it stops the credential keeper,
+// closes every WebSocket tunnel (waiting for their copies to stop), refuses
+// new ones and drops the idle upstream connections. Call it after the HTTP
+// server has drained.
 func (g *Gateway) Close() {
+	if g.stopKeeper != nil {
+		g.stopKeeper()
+		<-g.keeperDone
+	}
 	g.tunnels.close()
 	for _, rt := range g.router.routes {
 		if rt.proxy != nil {

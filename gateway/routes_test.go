@@ -98,6 +98,7 @@ func TestConfigValidate(t *testing.T) {
 		{"short secret", func(c *Config) { c.InternalSecret = "short" }, true},
 		{"ttl over a second", func(c *Config) { c.AuthCacheTTL = 2 * time.Second }, true},
 		{"ttl zero", func(c *Config) { c.AuthCacheTTL = 0 }, false},
+		{"negative keep warm", func(c *Config) { c.AuthCacheKeepWarm = -time.Second }, true},
 		{"negative rate", func(c *Config) { c.RateLimitPerSecond = -1 }, true},
 		{"zero body limit", func(c *Config) { c.MaxBodyBytes = 0 }, true},
 		{"url with path", func(c *Config) { c.ContentURL = "http://content/x" }, true},

@@ -141,12 +141,13 @@ func runGateway(ctx context.Context, a gatewayArgs, withPprof bool) error {
 	gw, err := gateway.New(gateway.Config{
 		ListenAddr: "127.0.0.1:0", RedisURL: "redis://" + a.redis, InternalSecret: a.secret,
 		OperatorToken: "bench-operator-token", WorkspaceURL: a.upstream, IdentityURL: a.upstream,
-		RateLimitPerSecond: 1 << 40, MaxBodyBytes: api.MaxBodyBytes, AuthCacheTTL: time.Second, LogLevel: "info",
-		HTTPServer: a.inbound,
+		RateLimitPerSecond: 1 << 40, MaxBodyBytes: api.MaxBodyBytes, AuthCacheTTL: time.Second,
+		AuthCacheKeepWarm: 5 * time.Minute, LogLevel: "info", HTTPServer: a.inbound,
 	}, gateway.Deps{Redis: rdb, Logger: logger})
 	if err != nil {
 		return err
 	}
+	defer gw.Close()
 	srv, err := gateway.ListenInbound(a.inbound, "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -129,6 +129,8 @@ func (s *System) startGateway(ctx context.Context, w wiring, content http.Handle
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
+	// Stops run after every server has drained, and before Redis closes.
+	s.stops = append(s.stops, gw.Close)
 	if metricsAddr != "" {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", telemetry.MetricsHandler())
