@@ -37,6 +37,21 @@ const (
 	minWarmEvery = 50 * time.Millisecond
 )
 
+// startKeeper keeps recently used credentials warm for warmFor after their
+// last request, when the in-process cache is on. Close stops it.
+func (g *Gateway) startKeeper(warmFor time.Duration) {
+	if warmFor <= 0 || g.creds.ttl <= 0 {
+		return
+	}
+	g.creds.warmFor = warmFor
+	ctx, cancel := context.WithCancel(context.Background())
+	g.stopKeeper, g.keeperDone = cancel, make(chan struct{})
+	go func() {
+		defer close(g.keeperDone)
+		g.creds.keepWarm(ctx)
+	}()
+}
+
 // warmEntry is a key the keeper confirms this round.
 type warmEntry struct {
 	apiKey string

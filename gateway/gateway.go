@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel"
@@ -123,20 +122,6 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 	return g, nil
 }
 
-// startKeeper keeps recently used credentials warm for warmFor after their
-// last request, when the in-process cache is on.
-func (g *Gateway) startKeeper(warmFor time.Duration) {
-	if warmFor <= 0 || g.creds.ttl <= 0 {
-		return
-	}
-	g.creds.warmFor = warmFor
-	ctx, cancel := context.WithCancel(context.Background())
-	g.stopKeeper, g.keeperDone = cancel, make(chan struct{})
-	go func() {
-		defer close(g.keeperDone)
-		g.creds.keepWarm(ctx)
-	}()
-}
 
 // Close ends what outlives requests: it stops the credential keeper,
 // closes every WebSocket tunnel (waiting for their copies to stop), refuses
