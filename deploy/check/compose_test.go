@@ -93,6 +93,15 @@ func checkComposeService(t *testing.T, p *types.Project, s types.ServiceConfig) 
 	if want := "opencollab/" + s.Name + ":v" + serviceVersion(t, s.Name); s.Image != want {
 		t.Errorf("image %q, want %q (the service's VERSION)", s.Image, want)
 	}
+	// The build arg is the version the binary reports (telemetry's
+	// service.version, the image label): it must be the tag's.
+	if arg, want := s.Build.Args["VERSION"], serviceVersion(t, s.Name); arg == nil || *arg != want {
+		got := "none"
+		if arg != nil {
+			got = *arg
+		}
+		t.Errorf("build arg VERSION = %s, want %s (the service's VERSION)", got, want)
+	}
 	if !s.ReadOnly {
 		t.Error("read_only is not true")
 	}
