@@ -122,7 +122,6 @@ func New(cfg Config, deps Deps) (*Gateway, error) {
 	return g, nil
 }
 
-
 // Close ends what outlives requests: it stops the credential keeper,
 // closes every WebSocket tunnel (waiting for their copies to stop), refuses
 // new ones and drops the idle upstream connections. Call it after the HTTP
