@@ -145,3 +145,66 @@ func readDeleteSet(d updateDecoder) (deleteSet, []uint64, error) {
 	}
 	return ds, order, nil
 }
+
+// applyDeleteSet is readAndApplyDeleteSet: it deletes what the store has
+// and returns the rest as an update (nil when everything applied).
+func (tx *Tx) applyDeleteSet(ds deleteSet, order []uint64) []byte {
+	store := tx.doc.store
+	var unapplied deleteSet
+	for _, client := range order {
+		dels := ds[client]
+		state := store.state(client)
+		for _, del := range dels {
+			clock, end := del.clock, del.clock+del.length
+			if clock >= state {
+				unapplied.addRange(client, clock, end-clock)
+				continue
+			}
+			if state < end {
+				unapplied.addRange(client, state, end-state)
+			}
+			tx.deleteRange(client, clock, end)
+		}
+	}
+	if len(unapplied) == 0 {
+		return nil
+	}
+	e := &encoderV1{}
+	e.rest().WriteVarUint(0) // no structs
+	writeDeleteSet(e, unapplied)
+	return e.toBytes()
+}
+
+// deleteRange deletes the structs of client in [clock, end), splitting the
+// ones it cuts.
+func (tx *Tx) deleteRange(client, clock, end uint64) {
+	store := tx.doc.store
+	structs := store.structsOf(client)
+	index := findIndex(structs, clock)
+	if index < 0 {
+		return
+	}
+	if it := structs[index]; !it.deleted() && it.id.Clock < clock {
+		right := tx.splitItem(it, clock-it.id.Clock)
+		structs = slices.Insert(structs, index+1, right)
+		store.setStructs(client, structs)
+		index++
+	}
+	for index < len(structs) {
+		it := structs[index]
+		index++
+		if it.id.Clock >= end {
+			break
+		}
+		if it.deleted() {
+			continue
+		}
+		if end < it.id.Clock+it.length {
+			right := tx.splitItem(it, end-it.id.Clock)
+			structs = slices.Insert(structs, index, right)
+			store.setStructs(client, structs)
+		}
+		it.delete(tx)
+		structs = store.structsOf(client) // deleting a type splits nothing, but stay safe
+	}
+}
