@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -21,17 +20,7 @@ func TestAnswerReachesTheClientBeforeTheBookkeeping(t *testing.T) {
 	e := newEnvDeps(t, nil, Deps{Logger: slog.New(heldAccessLog{hold})})
 	got := make(chan string, 1)
 	go func() {
-		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/v2/users/get", strings.NewReader(`{"data":{}}`))
-		for i := 0; i+1 < len(creds); i += 2 {
-			req.Header.Set(creds[i], creds[i+1])
-		}
-		resp, err := e.srv.Client().Do(req)
-		if err != nil {
-			got <- "error: " + err.Error()
-			return
-		}
-		defer resp.Body.Close()
-		raw, err := io.ReadAll(resp.Body)
+		resp, raw, err := e.send(http.MethodPost, "/v2/users/get", strings.NewReader(`{"data":{}}`), creds...)
 		if err != nil {
 			got <- "error: " + err.Error()
 			return

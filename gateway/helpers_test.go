@@ -208,23 +208,30 @@ func (e *env) post(path, body string, headers ...string) (*http.Response, []byte
 
 func (e *env) do(method, path string, body io.Reader, headers ...string) (*http.Response, []byte) {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, body)
+	resp, raw, err := e.send(method, path, body, headers...)
 	if err != nil {
 		e.t.Fatal(err)
+	}
+	return resp, raw
+}
+
+// send is do without failing the test, for goroutines other than the
+// test's own.
+func (e *env) send(method, path string, body io.Reader, headers ...string) (*http.Response, []byte, error) {
+	req, err := http.NewRequest(method, e.srv.URL+path, body)
+	if err != nil {
+		return nil, nil, err
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	resp, err := e.srv.Client().Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return resp, raw
+	return resp, raw, err
 }
 
 // creds are ws1's headers.
