@@ -53,8 +53,10 @@ type credential struct {
 	// source is the Redis entry the record came from (or was written to),
 	// which the keeper compares to confirm the record; "" when the record
 	// is in Redis under no value we know of.
-	source   string
-	cacheKey string // internalauth.CredentialCacheKey of the API key
+	source string
+	// cacheKey is internalauth.CredentialCacheKey of the API key, kept so
+	// the keeper's rounds do not hash every warm key again.
+	cacheKey string
 	// expires and refreshAt are unix nanoseconds; the keeper moves both.
 	expires   atomic.Int64
 	refreshAt atomic.Int64

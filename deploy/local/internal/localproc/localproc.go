@@ -131,15 +131,25 @@ func Start(ctx context.Context, o Options) (*Proc, error) {
 	p := &Proc{cmd: cmd, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(p.done) }()
 	deadline := time.Now().Add(3 * time.Minute)
+	// One client for every probe, made once the banner gives the URL: a
+	// client per probe would leave a transport with an idle connection
+	// behind each of them.
+	var c *Client
+	defer func() {
+		if c != nil {
+			c.hc.CloseIdleConnections()
+		}
+	}()
 	for {
-		if p.URL == "" {
+		if c == nil {
 			select {
 			case p.URL = <-banner.found:
+				c = NewClient(p.URL, 5*time.Second)
 			default:
 			}
 		}
-		if p.URL != "" {
-			code, _, err := NewClient(p.URL, 5*time.Second).Post(ctx, "/v2/workspace/advancedwebhookconfig/get", map[string]any{})
+		if c != nil {
+			code, _, err := c.Post(ctx, "/v2/workspace/advancedwebhookconfig/get", map[string]any{})
 			if err == nil && code == http.StatusOK {
 				return p, nil
 			}
